@@ -1,0 +1,11 @@
+import type { EventFanOut } from "./context.js";
+import type { JobHandler } from "./jobs.js";
+
+/**
+ * Where each area of the domain plugs into the scheduler and the outbox. An area adds its job
+ * kinds here and, if it reacts to every event (webhook fan-out), its fan-out function.
+ */
+export const jobHandlers: Record<string, JobHandler> = {};
+
+/** Functions run inside every event's transaction, in order. */
+export const eventFanOuts: EventFanOut[] = [];

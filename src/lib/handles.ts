@@ -1,0 +1,32 @@
+import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/max";
+
+/** A recipient or sender address: an E.164 phone number or an iMessage email address. */
+export type Handle = { kind: "phone"; value: string } | { kind: "email"; value: string };
+
+// Deliberately simple: iMessage addresses are ordinary mailbox@domain.tld forms.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * Normalizes a phone number to E.164, validating it as a real number (libphonenumber-js, max
+ * metadata). `defaultCountry` lets national formats through (the OTP host accepts US ones).
+ */
+export function normalizePhone(input: string, defaultCountry?: CountryCode): string | undefined {
+  const text = input.trim();
+  if (text === "" || text.length > 40) return undefined;
+  if (!defaultCountry && !text.startsWith("+")) return undefined;
+  const parsed = parsePhoneNumberFromString(text, defaultCountry);
+  return parsed?.isValid() ? parsed.number : undefined;
+}
+
+/** Parses a handle: a valid phone number (to E.164) or an email (lower-cased). */
+export function parseHandle(input: string): Handle | undefined {
+  const text = input.trim();
+  if (EMAIL.test(text)) return { kind: "email", value: text.toLowerCase() };
+  const phone = normalizePhone(text);
+  return phone ? { kind: "phone", value: phone } : undefined;
+}
+
+/** A phone number in national format for people, e.g. `(415) 555-0190`. */
+export function displayPhone(e164: string): string {
+  return parsePhoneNumberFromString(e164)?.formatNational() ?? e164;
+}

@@ -1,0 +1,20 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+
+/** SHA-256 hex of an API key: keys are stored only as this, never in clear. */
+export function hashKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+/** Compares two hex digests in constant time. */
+export function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, "hex");
+  const right = Buffer.from(b, "hex");
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** Which host a key is for, by its prefix (spec section 5); undefined for anything else. */
+export function keyKind(key: string): "messaging" | "otp" | undefined {
+  if (/^sk_(live|test)_[A-Za-z0-9_]+$/.test(key)) return "messaging";
+  if (/^otp_live_[A-Za-z0-9_]+$/.test(key)) return "otp";
+  return undefined;
+}

@@ -1,0 +1,31 @@
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseFixtureText, type Fixture } from "../domain/fixture.js";
+import { AppError } from "../lib/app-error.js";
+
+/** The fixture shipped inside msgctl, used when none is named. */
+export function defaultFixturePath(): string {
+  // dist/ and src/runtime/ are both one or two levels under the package root.
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [resolve(here, "../fixtures/default.json"), resolve(here, "../../fixtures/default.json")]) {
+    try {
+      readFileSync(candidate);
+      return candidate;
+    } catch {
+      // try the next layout
+    }
+  }
+  return resolve(here, "../../fixtures/default.json");
+}
+
+/** Reads and validates a fixture file; errors name the file, the field and the problem. */
+export function loadFixtureFile(path: string): Fixture {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new AppError("invalid_request", 400, `${path}: cannot read the fixture (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return parseFixtureText(text, path);
+}

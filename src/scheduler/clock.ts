@@ -1,0 +1,40 @@
+import type { Clock, ClockMode } from "../lib/clock.js";
+import { readClockState, saveClockNow, writeClockState } from "../store/clock-state.js";
+import type { Db } from "../store/database.js";
+
+/** A clock the scheduler can move: the manual clock moves on `set`; the real one ignores it. */
+export interface SchedulerClock extends Clock {
+  /** Moves virtual time forward to `ms` (manual mode; never backwards). */
+  set(ms: number): void;
+  /** Persists the current time, so a restart resumes from it. */
+  save(): void;
+}
+
+/** The wall clock. */
+export function realClock(db: Db): SchedulerClock {
+  return { mode: "real", now: () => Date.now(), set() {}, save: () => saveClockNow(db, Date.now()) };
+}
+
+/** Time that stands still until advanced, persisted in the database. */
+export function manualClock(db: Db, startMs: number): SchedulerClock {
+  let now = startMs;
+  return {
+    mode: "manual",
+    now: () => now,
+    set(ms) {
+      if (ms > now) now = ms;
+    },
+    save: () => saveClockNow(db, now),
+  };
+}
+
+/**
+ * Opens the clock of a database in the given mode. A manual clock resumes where the database's
+ * clock stood (never before the last record timestamp); a fresh one starts at `wallNow`.
+ */
+export function openClock(db: Db, mode: ClockMode, wallNow: number): SchedulerClock {
+  const state = readClockState(db);
+  const stored = state ? Math.max(state.now_ms, state.last_record_ms) : wallNow;
+  writeClockState(db, { mode, now_ms: mode === "manual" ? stored : wallNow, last_record_ms: state?.last_record_ms ?? 0 });
+  return mode === "manual" ? manualClock(db, stored) : realClock(db);
+}

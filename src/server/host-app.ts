@@ -1,0 +1,135 @@
+import { randomBytes } from "node:crypto";
+import { H3, HTTPError, HTTPResponse, getRouterParam, type H3Event } from "h3";
+import { authenticate, type Account, type KeyKind } from "../domain/accounts.js";
+import type { DomainContext } from "../domain/context.js";
+import { AppError, isAppError, type ErrorCode } from "../lib/app-error.js";
+import type { SandboxControl } from "./control.js";
+import { readJsonBody } from "./request-body.js";
+import type { ApiRequest, Method, Reply, Route } from "./route.js";
+
+/** Everything a host app is built from. */
+export interface HostAppOptions {
+  ctx: DomainContext;
+  control: SandboxControl;
+  /** Which keys this host takes (spec section 5). */
+  keyKind: KeyKind;
+  routes: Route[];
+  /** Told about errors that are bugs (anything but an AppError or a routing error). */
+  onUnexpectedError?: (error: unknown, event: H3Event) => void;
+}
+
+type Context = { requestId?: string; account?: Account };
+
+const newRequestId = () => `req_${randomBytes(12).toString("hex")}`;
+const requestIdOf = (event: H3Event) => ((event.context as Context).requestId ??= newRequestId());
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: "invalid_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "invalid_state",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  503: "unavailable",
+};
+
+/** The JSON response every success and error goes through: the envelope and X-Request-Id. */
+function json(event: H3Event, status: number, body: Record<string, unknown>, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestIdOf(event), ...headers },
+  });
+}
+
+function toErrorResponse(error: unknown, event: H3Event, options: HostAppOptions): Response {
+  const requestId = requestIdOf(event);
+  const cause = HTTPError.isError(error) && isAppError(error.cause) ? error.cause : error;
+  if (isAppError(cause)) {
+    return json(event, cause.status, { error: cause.code, message: cause.message, request_id: requestId });
+  }
+  if (HTTPError.isError(cause) && !cause.unhandled && cause.status < 500) {
+    const status = cause.status;
+    const headers: Record<string, string> = {};
+    let message = cause.message;
+    if (status === 404) message = `No route for ${event.req.method} ${event.url.pathname}`;
+    if (status === 405) {
+      const allow = cause.headers?.get("allow") ?? "";
+      message = `${event.req.method} is not allowed on ${event.url.pathname}${allow ? ` (allowed: ${allow})` : ""}`;
+      if (allow) headers.allow = allow;
+    }
+    return json(event, status, { error: STATUS_CODES[status] ?? "invalid_request", message, request_id: requestId }, headers);
+  }
+  options.onUnexpectedError?.(cause, event);
+  return json(event, 500, { error: "internal_error", message: "Unexpected error in msgctl; please report it with this request id", request_id: requestId });
+}
+
+function toReplyResponse(event: H3Event, reply: Reply): Response {
+  const body: Record<string, unknown> = { data: reply.data };
+  if (reply.hasMore !== undefined) body.has_more = reply.hasMore;
+  body.request_id = requestIdOf(event);
+  return json(event, reply.status, body);
+}
+
+/**
+ * Builds one host (messaging or OTP) as an h3 app. Request ids, the `{ data, request_id }`
+ * envelope, the `{ error, message, request_id }` shape, 404 and 405 are all made here.
+ */
+export function createHostApp(options: HostAppOptions): H3 {
+  const { ctx, control } = options;
+  const app = new H3({
+    silent: true,
+    onRequest(event) {
+      (event.context as Context).requestId = newRequestId();
+    },
+    onError: (error, event) => toErrorResponse(error, event, options),
+  });
+
+  const methodsByPath = new Map<string, Method[]>();
+  for (const route of options.routes) {
+    methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+    app.on(route.method, route.path, async (event) => {
+      const account = route.auth === false ? undefined : authenticate(ctx, event.req.headers.get("authorization"), options.keyKind);
+      const request = apiRequest(event, options, account);
+      const result = await route.handler(request);
+      return result instanceof Response || result instanceof HTTPResponse ? result : toReplyResponse(event, result);
+    });
+  }
+  // A known path with another method is 405 with an Allow header, not 404.
+  for (const [path, methods] of methodsByPath) {
+    const allow = methods.join(", ");
+    app.all(path, () => {
+      throw new HTTPError({ status: 405, headers: { allow } });
+    });
+  }
+  return app;
+
+  function apiRequest(event: H3Event, opts: HostAppOptions, account: Account | undefined): ApiRequest {
+    let params: Record<string, string> | undefined;
+    let query: URLSearchParams | undefined;
+    return {
+      event,
+      ctx,
+      control,
+      get account(): Account {
+        if (!account) throw new AppError("unauthorized", 401, "This route takes no key");
+        return account;
+      },
+      requestId: requestIdOf(event),
+      get params() {
+        params ??= Object.fromEntries(
+          Object.keys(event.context.params ?? {}).map((name) => [name, getRouterParam(event, name, { decode: true }) ?? ""]),
+        );
+        return params;
+      },
+      get query() {
+        query ??= event.url.searchParams;
+        return query;
+      },
+      header: (name) => event.req.headers.get(name),
+      json: () => readJsonBody(event, opts.ctx.settings.maxJsonBodyBytes),
+    };
+  }
+}

@@ -1,0 +1,36 @@
+import type { H3, H3Event } from "h3";
+import type { DomainContext } from "../domain/context.js";
+import type { SandboxControl } from "./control.js";
+import { createHostApp } from "./host-app.js";
+import type { Route } from "./route.js";
+import { clockRoutes } from "./routes/control-clock.js";
+import { eventRoutes } from "./routes/control-events.js";
+import { resetRoutes } from "./routes/control-reset.js";
+import { healthRoutes } from "./routes/health.js";
+import { numberRoutes } from "./routes/numbers.js";
+
+/** The control API routes both hosts serve under /sandbox/v1. */
+const controlRoutes: Route[] = [...clockRoutes, ...resetRoutes, ...eventRoutes];
+
+/** Every route of the messaging host: spec 4.1-4.5 under /v1, the control API, health. */
+export const messagingRoutes: Route[] = [...healthRoutes, ...numberRoutes, ...controlRoutes];
+
+/** Every route of the OTP host: spec 4.6 under /v1, the control API, health. */
+export const otpRoutes: Route[] = [...healthRoutes, ...controlRoutes];
+
+/** What both hosts are built from. */
+export interface HostsOptions {
+  ctx: DomainContext;
+  control: SandboxControl;
+  onUnexpectedError?: (error: unknown, event: H3Event) => void;
+}
+
+/** The messaging host app (sk_ keys). */
+export function createMessagingApp(options: HostsOptions): H3 {
+  return createHostApp({ ...options, keyKind: "messaging", routes: messagingRoutes });
+}
+
+/** The OTP host app (otp_live_ keys). */
+export function createOtpApp(options: HostsOptions): H3 {
+  return createHostApp({ ...options, keyKind: "otp", routes: otpRoutes });
+}

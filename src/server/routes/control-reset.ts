@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { parseFixture } from "../../domain/fixture.js";
+import { parseInput } from "../../lib/validation.js";
+import { ok, type Route } from "../route.js";
+
+const resetBody = z.strictObject({ fixture: z.unknown().optional() }).optional();
+
+/** POST /sandbox/v1/reset: wipe every account's state and re-seed (SANDBOX.md section 6). */
+export const resetRoutes: Route[] = [
+  {
+    method: "POST",
+    path: "/sandbox/v1/reset",
+    async handler({ control, json }) {
+      const body = parseInput(resetBody, await json());
+      const fixture = body?.fixture === undefined ? undefined : parseFixture(body.fixture, "fixture");
+      const accounts = await control.reset(fixture);
+      return ok({ accounts: accounts.map(({ generated: _generated, ...account }) => account) });
+    },
+  },
+];

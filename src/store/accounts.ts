@@ -1,0 +1,48 @@
+import type { Db } from "./database.js";
+import type { AccountsTable, ApiKeysTable, NumbersTable } from "./schema.js";
+
+/** Inserts an account row. */
+export function insertAccount(db: Db, row: AccountsTable): void {
+  db.run(db.q.insertInto("accounts").values(row));
+}
+
+/** Inserts a key row (hash only). */
+export function insertApiKey(db: Db, row: ApiKeysTable): void {
+  db.run(db.q.insertInto("api_keys").values(row));
+}
+
+/** Inserts a number row. */
+export function insertNumber(db: Db, row: NumbersTable): void {
+  db.run(db.q.insertInto("numbers").values(row));
+}
+
+/** The key row with this hash, with its account. */
+export function findKeyByHash(db: Db, keyHash: string) {
+  return db.first(
+    db.q
+      .selectFrom("api_keys")
+      .innerJoin("accounts", "accounts.id", "api_keys.account_id")
+      .select(["api_keys.key_hash", "api_keys.kind", "accounts.id", "accounts.name", "accounts.app_name", "accounts.otp_suspended"])
+      .where("api_keys.key_hash", "=", keyHash),
+  );
+}
+
+/** Every account, in fixture order. */
+export function listAccounts(db: Db): AccountsTable[] {
+  return db.all(db.q.selectFrom("accounts").selectAll().orderBy("position"));
+}
+
+/** One account by id. */
+export function findAccount(db: Db, id: string): AccountsTable | undefined {
+  return db.first(db.q.selectFrom("accounts").selectAll().where("id", "=", id));
+}
+
+/** The account's numbers, in fixture order. */
+export function listNumbers(db: Db, accountId: string): NumbersTable[] {
+  return db.all(db.q.selectFrom("numbers").selectAll().where("account_id", "=", accountId).orderBy("position"));
+}
+
+/** A number by handle, whichever account owns it. */
+export function findNumber(db: Db, handle: string): NumbersTable | undefined {
+  return db.first(db.q.selectFrom("numbers").selectAll().where("handle", "=", handle));
+}

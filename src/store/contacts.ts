@@ -1,0 +1,31 @@
+import type { Db } from "./database.js";
+import type { ContactsTable } from "./schema.js";
+
+/** Inserts or replaces a contact's profile. */
+export function upsertContact(db: Db, row: ContactsTable): void {
+  db.run(
+    db.q
+      .insertInto("contacts")
+      .values(row)
+      .onConflict((oc) =>
+        oc.column("handle").doUpdateSet({
+          imessage: row.imessage,
+          platform: row.platform,
+          whatsapp: row.whatsapp,
+          reachable: row.reachable,
+          read_receipts: row.read_receipts,
+          updated_at: row.updated_at,
+        }),
+      ),
+  );
+}
+
+/** A contact by handle. */
+export function findContact(db: Db, handle: string): ContactsTable | undefined {
+  return db.first(db.q.selectFrom("contacts").selectAll().where("handle", "=", handle));
+}
+
+/** Every contact on record, by handle. */
+export function listContacts(db: Db): ContactsTable[] {
+  return db.all(db.q.selectFrom("contacts").selectAll().orderBy("handle"));
+}

@@ -1,0 +1,104 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { Kysely, SqliteDialect, type Compilable } from "kysely";
+import { migrateToLatest } from "./migrations/index.js";
+import type { Database } from "./schema.js";
+
+/** The result of a write: how many rows changed, and the last inserted rowid. */
+export interface RunResult {
+  changes: number;
+  lastInsertRowid: number;
+}
+
+/**
+ * The database as the rest of msgctl sees it. Queries are built with kysely (`db.q`) and
+ * executed synchronously through better-sqlite3: a transaction is then one synchronous call,
+ * so no other request can interleave with it and every state change commits with its event.
+ */
+export interface Db {
+  /** Query builder; build with it, then execute with all/first/run. */
+  readonly q: Kysely<Database>;
+  /** Rows of a query. */
+  all<R>(query: Compilable<R>): R[];
+  /** The first row of a query, or undefined. */
+  first<R>(query: Compilable<R>): R | undefined;
+  /** Executes a write. */
+  run(query: Compilable<unknown>): RunResult;
+  /** Runs fn in one transaction (a savepoint when nested); it commits when fn returns. */
+  transaction<T>(fn: () => T): T;
+  /** Empties every table but the migration bookkeeping, in one transaction. */
+  wipe(): void;
+  /** True for `:memory:` databases. */
+  readonly inMemory: boolean;
+  /** Checkpoints the WAL and closes the file. */
+  close(): void;
+}
+
+/** Opens (creating when needed) a database file or `:memory:` and applies the migrations. */
+export async function openDatabase(path: string): Promise<Db> {
+  const inMemory = path === ":memory:";
+  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  const raw = new BetterSqlite3(path);
+  if (!inMemory) raw.pragma("journal_mode = WAL");
+  raw.pragma("synchronous = NORMAL");
+  raw.pragma("foreign_keys = ON");
+  raw.pragma("busy_timeout = 5000");
+
+  const q = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  await migrateToLatest(q);
+  return createDb(raw, q, inMemory);
+}
+
+function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: boolean): Db {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  const prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = raw.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  // better-sqlite3 binds no booleans; SQLite stores them as 0/1 anyway.
+  const params = (values: readonly unknown[]) =>
+    values.map((value) => (typeof value === "boolean" ? (value ? 1 : 0) : value));
+
+  return {
+    q,
+    inMemory,
+    all<R>(query: Compilable<R>) {
+      const { sql, parameters } = query.compile();
+      return prepare(sql).all(...params(parameters)) as R[];
+    },
+    first<R>(query: Compilable<R>) {
+      const { sql, parameters } = query.compile();
+      return prepare(sql).get(...params(parameters)) as R | undefined;
+    },
+    run(query) {
+      const { sql, parameters } = query.compile();
+      const result = prepare(sql).run(...params(parameters));
+      return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
+    },
+    transaction<T>(fn: () => T): T {
+      return raw.transaction(fn)();
+    },
+    wipe() {
+      const tables = raw
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'")
+        .pluck()
+        .all() as string[];
+      raw.transaction(() => {
+        // Foreign keys are checked at commit, when every table is empty.
+        raw.pragma("defer_foreign_keys = ON");
+        for (const table of tables) raw.prepare(`DELETE FROM "${table}"`).run();
+        raw.prepare("DELETE FROM sqlite_sequence").run();
+      })();
+    },
+    close() {
+      if (!raw.open) return;
+      if (!inMemory) raw.pragma("wal_checkpoint(TRUNCATE)");
+      raw.close();
+    },
+  };
+}

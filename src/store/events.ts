@@ -1,0 +1,29 @@
+import type { Db } from "./database.js";
+import type { Insertable, Selectable } from "kysely";
+import type { EventsTable } from "./schema.js";
+
+/** An event row as read back. */
+export type EventRow = Selectable<EventsTable>;
+
+/** Appends an event to the outbox; returns its sequence number. */
+export function insertEvent(db: Db, row: Insertable<EventsTable>): number {
+  return db.run(db.q.insertInto("events").values(row)).lastInsertRowid;
+}
+
+/** Events after a sequence number, oldest first; optionally one account's only. */
+export function listEventsAfter(db: Db, afterSeq: number, limit: number, accountId?: string): EventRow[] {
+  let query = db.q.selectFrom("events").selectAll().where("seq", ">", afterSeq);
+  if (accountId) query = query.where("account_id", "=", accountId);
+  return db.all(query.orderBy("seq").limit(limit));
+}
+
+/** The newest sequence number, 0 when there are no events. */
+export function lastEventSeq(db: Db): number {
+  const row = db.first(db.q.selectFrom("events").select((eb) => eb.fn.max("seq").as("seq")));
+  return Number(row?.seq ?? 0);
+}
+
+/** One event by id. */
+export function findEvent(db: Db, id: string): EventRow | undefined {
+  return db.first(db.q.selectFrom("events").selectAll().where("id", "=", id));
+}

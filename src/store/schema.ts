@@ -1,0 +1,10 @@
+import type { FoundationTables } from "./tables/foundation.js";
+import type { MessagingTables } from "./tables/messaging.js";
+import type { WebhookTables } from "./tables/webhooks.js";
+
+export type * from "./tables/foundation.js";
+export type * from "./tables/messaging.js";
+export type * from "./tables/webhooks.js";
+
+/** Every table, as kysely sees it. */
+export interface Database extends FoundationTables, MessagingTables, WebhookTables {}
