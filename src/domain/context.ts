@@ -21,6 +21,8 @@ export type EventFanOut = (ctx: DomainContext, event: EmittedEvent) => void;
 export interface DomainContext {
   readonly db: Db;
   readonly clock: Clock;
+  /** Real wall-clock time, for the few things that follow it in manual mode too (signature `t`). */
+  readonly wallNow: () => number;
   readonly ids: IdSource;
   readonly settings: Settings;
   readonly signals: DomainSignals;
@@ -41,6 +43,7 @@ export interface ContextOptions {
   clock: Clock;
   ids: IdSource;
   settings: Settings;
+  wallNow?: () => number;
   fetch?: typeof fetch;
   resolveHost: (host: string) => Promise<string[]>;
 }
@@ -53,6 +56,7 @@ export function createContext(options: ContextOptions): DomainContext {
   return {
     db,
     clock,
+    wallNow: options.wallNow ?? Date.now,
     ids: options.ids,
     settings: options.settings,
     signals,

@@ -1,0 +1,118 @@
+/** Which host a request goes to. */
+export type HostName = "messaging" | "otp";
+
+/** An error answer of the API: `{ error, message, request_id }` with its status. */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId: string | null,
+  ) {
+    super(message);
+  }
+}
+
+/** The sandbox could not be reached at all (not running, wrong URL). */
+export class ConnectionError extends Error {
+  override readonly name = "ConnectionError";
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
+    super(`Cannot reach the sandbox at ${url}: ${(cause as Error)?.message ?? String(cause)}. Is \`msgctl serve\` running?`, { cause });
+  }
+}
+
+/** Where and how a client talks to a sandbox. */
+export interface ClientOptions {
+  baseUrl: string;
+  otpUrl?: string;
+  apiKey?: string;
+  otpApiKey?: string;
+  fetch?: typeof fetch;
+}
+
+/** A successful answer, unwrapped from its envelope. */
+export interface ApiResponse<T> {
+  status: number;
+  data: T;
+  hasMore?: boolean;
+  requestId: string | null;
+}
+
+/** One request's parts. */
+export interface RequestOptions {
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** The HTTP core every resource client uses: bearer auth, the envelope, ApiError. */
+export class HttpClient {
+  readonly #options: ClientOptions;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: ClientOptions) {
+    this.#options = options;
+    this.#fetch = options.fetch ?? fetch;
+  }
+
+  /** The base URL of a host. */
+  url(host: HostName): string {
+    const url = host === "otp" ? this.#options.otpUrl : this.#options.baseUrl;
+    if (!url) throw new ApiError(0, "invalid_request", `No ${host === "otp" ? "OTP" : "messaging"} URL configured`, null);
+    return url.replace(/\/+$/, "");
+  }
+
+  /** The bearer header for a host. */
+  authorization(host: HostName): Record<string, string> {
+    const key = host === "otp" ? this.#options.otpApiKey : this.#options.apiKey;
+    return key ? { authorization: `Bearer ${key}` } : {};
+  }
+
+  /** Sends a request and unwraps `{ data, has_more, request_id }`; throws ApiError on 4xx/5xx. */
+  async request<T>(host: HostName, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const response = await this.raw(host, method, path, options);
+    const text = await response.text();
+    let body: Record<string, unknown> = {};
+    try {
+      body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    } catch {
+      throw new ApiError(response.status, "invalid_response", `Not JSON from ${method} ${path}: ${text.slice(0, 200)}`, response.headers.get("x-request-id"));
+    }
+    const requestId = (body.request_id as string | undefined) ?? response.headers.get("x-request-id");
+    if (!response.ok) {
+      throw new ApiError(response.status, String(body.error ?? "unknown_error"), String(body.message ?? response.statusText), requestId);
+    }
+    const result: ApiResponse<T> = { status: response.status, data: body.data as T, requestId };
+    if (typeof body.has_more === "boolean") result.hasMore = body.has_more;
+    return result;
+  }
+
+  /** Sends a request and returns the raw Response (event streams, downloads). */
+  async raw(host: HostName, method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+    const url = new URL(this.url(host) + path);
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = { ...this.authorization(host), ...options.headers };
+    let body: BodyInit | undefined;
+    if (options.body !== undefined) {
+      if (options.body instanceof FormData || typeof options.body === "string" || options.body instanceof Uint8Array) {
+        body = options.body as BodyInit;
+      } else {
+        body = JSON.stringify(options.body);
+        headers["content-type"] ??= "application/json";
+      }
+    }
+    try {
+      return await this.#fetch(url, { method, headers, body, signal: options.signal });
+    } catch (error) {
+      if ((error as Error).name === "AbortError") throw error;
+      throw new ConnectionError(url.origin, error);
+    }
+  }
+}

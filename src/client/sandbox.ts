@@ -1,0 +1,38 @@
+import type { HttpClient } from "./http.js";
+import type { AccountView, ClockView, EventView, NumberResource } from "./types.js";
+
+/** GET /v1/numbers. */
+export function numbersClient(http: HttpClient) {
+  return {
+    /** The account's numbers. */
+    list: async () => (await http.request<NumberResource[]>("messaging", "GET", "/v1/numbers")).data,
+  };
+}
+
+/** The clock, reset and events of the control API (/sandbox/v1 on the messaging host). */
+export function sandboxClient(http: HttpClient) {
+  return {
+    /** The clock's time and mode. */
+    clock: async () => (await http.request<ClockView>("messaging", "GET", "/sandbox/v1/clock")).data,
+    /** Advances the manual clock by a duration (`"1h30m"`) or milliseconds. */
+    advance: async (by: string | number) =>
+      (await http.request<ClockView>("messaging", "POST", "/sandbox/v1/clock/advance", { body: typeof by === "number" ? { ms: by } : { duration: by } })).data,
+    /** Wipes all state and re-seeds (from `fixture` when given). */
+    reset: async (fixture?: unknown) =>
+      (await http.request<{ accounts: AccountView[] }>("messaging", "POST", "/sandbox/v1/reset", { body: fixture === undefined ? {} : { fixture } })).data,
+    /** Events after a sequence number, oldest first. */
+    events: async (options: { after?: number; limit?: number; types?: string[] } = {}) => {
+      const response = await http.request<EventView[]>("messaging", "GET", "/sandbox/v1/events", {
+        query: { after: options.after, limit: options.limit, types: options.types?.join(",") },
+      });
+      return { data: response.data, hasMore: response.hasMore ?? false };
+    },
+    /** The live event stream (server-sent events) as a raw response. */
+    stream: (options: { types?: string[]; after?: number; signal?: AbortSignal } = {}) =>
+      http.raw("messaging", "GET", "/sandbox/v1/events/stream", {
+        query: { types: options.types?.join(","), after: options.after },
+        headers: { accept: "text/event-stream" },
+        signal: options.signal,
+      }),
+  };
+}

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll } from "vitest";
+import { launchSandbox, type Sandbox, type SandboxOptions } from "../../src/runtime/sandbox.js";
+
+/** The default fixture's keys. */
+export const KEY = "sk_test_acme_0000000000000000";
+export const OTP_KEY = "otp_live_acme_000000000000000";
+
+/** A parsed answer of the API. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** Options of one call: a JSON body (or raw string), the key (null for none), headers. */
+export interface CallOptions {
+  body?: unknown;
+  key?: string | null;
+  headers?: Record<string, string>;
+}
+
+/** A sandbox for one test file, with `call` over `app.request` (in-process) or a real socket. */
+export interface TestSandbox {
+  sandbox: Sandbox;
+  /** Calls the messaging host. */
+  api(method: string, path: string, options?: CallOptions): Promise<Answer>;
+  /** Calls the OTP host. */
+  otp(method: string, path: string, options?: CallOptions): Promise<Answer>;
+  /** Advances the manual clock. */
+  advance(ms: number): Promise<number>;
+}
+
+async function call(
+  send: (path: string, init: RequestInit) => Promise<Response>,
+  defaultKey: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  const key = options.key === undefined ? defaultKey : options.key;
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const response = await send(path, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+}
+
+/** Starts a sandbox (manual clock, in-memory) around the tests of a file. */
+export function useSandbox(options: SandboxOptions & { socket?: boolean } = {}): TestSandbox {
+  const { socket = false, ...sandboxOptions } = options;
+  const handle = {} as TestSandbox;
+  beforeAll(async () => {
+    const sandbox = await launchSandbox({ clock: "manual", listen: socket, ...sandboxOptions });
+    const messaging = socket
+      ? (path: string, init: RequestInit) => fetch(sandbox.baseUrl + path, init)
+      : (path: string, init: RequestInit) => Promise.resolve(sandbox.messagingApp.request(path, init));
+    const otp = socket
+      ? (path: string, init: RequestInit) => fetch(sandbox.otpUrl + path, init)
+      : (path: string, init: RequestInit) => Promise.resolve(sandbox.otpApp.request(path, init));
+    Object.assign(handle, {
+      sandbox,
+      api: (method: string, path: string, o?: CallOptions) => call(messaging, KEY, method, path, o),
+      otp: (method: string, path: string, o?: CallOptions) => call(otp, OTP_KEY, method, path, o),
+      advance: (ms: number) => sandbox.scheduler.advance(ms),
+    });
+  });
+  afterAll(async () => {
+    await handle.sandbox?.stop();
+  });
+  return handle;
+}
