@@ -92,6 +92,19 @@ export class HttpClient {
     return result;
   }
 
+  /** Throws the ApiError an error response carries; returns ok responses as they are. */
+  async ensureOk(response: Response): Promise<Response> {
+    if (response.ok) return response;
+    const text = await response.text();
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      // not JSON: fall back to the status text
+    }
+    throw new ApiError(response.status, String(body.error ?? "unknown_error"), String(body.message ?? (text || response.statusText)), (body.request_id as string | undefined) ?? response.headers.get("x-request-id"));
+  }
+
   /** Sends a request and returns the raw Response (event streams, downloads). */
   async raw(host: HostName, method: string, path: string, options: RequestOptions = {}): Promise<Response> {
     const url = new URL(this.url(host) + path);

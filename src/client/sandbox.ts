@@ -27,12 +27,14 @@ export function sandboxClient(http: HttpClient) {
       });
       return { data: response.data, hasMore: response.hasMore ?? false };
     },
-    /** The live event stream (server-sent events) as a raw response. */
-    stream: (options: { types?: string[]; after?: number; signal?: AbortSignal } = {}) =>
-      http.raw("messaging", "GET", "/sandbox/v1/events/stream", {
-        query: { types: options.types?.join(","), after: options.after },
-        headers: { accept: "text/event-stream" },
-        signal: options.signal,
-      }),
+    /** The live event stream (server-sent events) as a response; ApiError when refused. */
+    stream: async (options: { types?: string[]; after?: number; signal?: AbortSignal } = {}) =>
+      http.ensureOk(
+        await http.raw("messaging", "GET", "/sandbox/v1/events/stream", {
+          query: { types: options.types?.join(","), after: options.after },
+          headers: { accept: "text/event-stream" },
+          signal: options.signal,
+        }),
+      ),
   };
 }

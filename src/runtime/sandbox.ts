@@ -39,6 +39,8 @@ export interface SandboxOptions {
   /** Overrides of the simulated world's settings (latencies, caps, strict URLs). */
   settings?: Partial<Settings>;
   logger?: Logger;
+  /** Called after a reset re-seeded the accounts (serve rewrites its state file). */
+  onReset?: () => void;
   ids?: IdSource;
   fetch?: typeof fetch;
   resolveHost?: (host: string) => Promise<string[]>;
@@ -127,6 +129,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
           db.wipe();
           resetCaches(ctx);
           seeded = seedFixture(ctx, next ?? fixture);
+          options.onReset?.();
           return seeded;
         },
         { abortInFlight: true },

@@ -1,0 +1,31 @@
+import type { ClockView } from "../../client/types.js";
+import { parseDuration } from "../../lib/duration.js";
+import { connect, type ConnectionFlags } from "../connection.js";
+import { details, type Output } from "../output.js";
+import { UsageError } from "../usage-error.js";
+
+const show = (out: Output) => (clock: ClockView) =>
+  details(out.color, [
+    ["now", clock.now],
+    ["mode", clock.mode === "manual" ? `${clock.mode} ${out.color.dim("(moves only with `msgctl clock advance`)")}` : clock.mode],
+  ]);
+
+/** `msgctl clock`: the sandbox's time and mode; `--json` prints `{ now, mode }`. */
+export async function clockShow(flags: ConnectionFlags, out: Output): Promise<ClockView> {
+  const clock = await connect(flags).sandbox.clock();
+  out.result(clock, show(out));
+  return clock;
+}
+
+/** `msgctl clock advance DURATION`: runs everything due up to now + DURATION, then returns. */
+export async function clockAdvance(duration: string, flags: ConnectionFlags, out: Output): Promise<ClockView> {
+  let ms: number;
+  try {
+    ms = parseDuration(duration);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const clock = await connect(flags).sandbox.advance(ms);
+  out.result(clock, show(out));
+  return clock;
+}

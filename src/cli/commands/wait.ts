@@ -1,0 +1,78 @@
+import ora from "ora";
+import type { EventView } from "../../client/types.js";
+import { parseDuration } from "../../lib/duration.js";
+import { connect, type ConnectionFlags } from "../connection.js";
+import { readEventStream } from "../event-stream.js";
+import { details, type Output } from "../output.js";
+import { UsageError } from "../usage-error.js";
+
+/** Thrown when a wait runs out of time: exit 1, with what was seen. */
+export class WaitTimeout extends Error {
+  override readonly name = "WaitTimeout";
+}
+
+/** Parses `--match k=v` pairs; keys may be dotted paths into the payload (`metadata.sender_handle`). */
+export function parseMatches(pairs: string[] = []): [string, string][] {
+  return pairs.map((pair) => {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new UsageError(`--match takes key=value (got ${pair})`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  });
+}
+
+/** True when every match holds on the payload (values compared as strings). */
+export function matches(payload: Record<string, unknown>, pairs: [string, string][]): boolean {
+  return pairs.every(([path, expected]) => {
+    const value = path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], payload);
+    return value !== undefined && value !== null && String(value) === expected;
+  });
+}
+
+/** Parses `--timeout` (real time). */
+export function timeoutMs(value: string | undefined, fallback = "10s"): number {
+  try {
+    return parseDuration(value ?? fallback);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/**
+ * `msgctl wait event TYPE [--match k=v]… [--timeout 10s]`: blocks until an event of TYPE whose
+ * payload matches arrives. With --match, events already emitted count too, so a script that
+ * sends and then waits never misses a fast event.
+ */
+export async function waitEvent(
+  type: string,
+  options: ConnectionFlags & { match?: string[]; timeout?: string },
+  out: Output,
+): Promise<EventView> {
+  const pairs = parseMatches(options.match);
+  const limit = timeoutMs(options.timeout);
+  const client = connect(options);
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), limit);
+  const spinner = out.interactive && !out.json ? ora(`Waiting for ${type}${pairs.length ? ` (${options.match?.join(", ")})` : ""}`).start() : undefined;
+  let seen = 0;
+  try {
+    const response = await client.sandbox.stream({ types: [type], after: pairs.length > 0 ? 0 : undefined, signal: abort.signal });
+    for await (const event of readEventStream(response)) {
+      seen++;
+      if (!matches(event.payload, pairs)) continue;
+      spinner?.succeed(`${type} arrived`);
+      out.result(event, (e) => details(out.color, [["event", e.type], ["id", e.id], ["at", e.created_at], ["payload", e.payload]]));
+      return event;
+    }
+    throw new WaitTimeout(`The event stream closed before ${type} arrived`);
+  } catch (error) {
+    if (abort.signal.aborted) {
+      spinner?.fail();
+      throw new WaitTimeout(`No ${type} event${pairs.length ? ` matching ${options.match?.join(", ")}` : ""} within ${options.timeout ?? "10s"} (${seen} ${type} event(s) seen)`);
+    }
+    spinner?.fail();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+}

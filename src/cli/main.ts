@@ -1,0 +1,59 @@
+import { createRequire } from "node:module";
+import { CommanderError } from "commander";
+import { ApiError, ConnectionError } from "../client/http.js";
+import { isAppError } from "../lib/app-error.js";
+import { wantsColor } from "./output.js";
+import { createProgram } from "./program.js";
+import { UsageError } from "./usage-error.js";
+import { Chalk } from "chalk";
+
+/** Exit statuses (SANDBOX.md section 6). */
+export const EXIT = { ok: 0, apiError: 1, usage: 2 } as const;
+
+function version(): string {
+  // dist/cli.js and src/cli/main.ts sit one and two levels under the package root.
+  const require = createRequire(import.meta.url);
+  for (const path of ["../package.json", "../../package.json"]) {
+    try {
+      return (require(path) as { version: string }).version;
+    } catch {
+      // try the other layout
+    }
+  }
+  return "0.0.0";
+}
+
+/** Maps anything a command threw to an exit status, printing it on stderr. */
+export function reportError(error: unknown, stderr: (text: string) => void = (t) => process.stderr.write(t)): number {
+  const c = new Chalk({ level: wantsColor(process.stderr) ? 1 : 0 });
+  if (error instanceof CommanderError) {
+    // Commander already printed its message (or the help / version text).
+    return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  if (error instanceof ApiError) {
+    stderr(`${c.red("error")} ${c.bold(error.code)}: ${error.message}${error.requestId ? c.dim(` (request id ${error.requestId})`) : ""}\n`);
+    return EXIT.apiError;
+  }
+  if (error instanceof UsageError || isAppError(error)) {
+    stderr(`${c.red("error")} ${(error as Error).message}\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof ConnectionError || (error as Error)?.name === "WaitTimeout") {
+    stderr(`${c.red("error")} ${(error as Error).message}\n`);
+    return EXIT.apiError;
+  }
+  stderr(`${c.red("msgctl crashed")} — this is a bug, please report it with the trace below.\n${(error as Error)?.stack ?? String(error)}\n`);
+  return EXIT.apiError;
+}
+
+/** The CLI's entry: parses argv, runs one command, exits with its status. */
+export async function run(argv: string[]): Promise<void> {
+  const program = createProgram(version());
+  let code: number = EXIT.ok;
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    code = reportError(error);
+  }
+  process.exit(code);
+}

@@ -1,0 +1,6 @@
+/** msgctl as a library: start a sandbox in-process, talk to it, verify webhooks. */
+export { startSandbox, type StartSandboxOptions, type StartedSandbox } from "./runtime/start-sandbox.js";
+export { createClient, type MsgctlClient } from "./client/client.js";
+export { ApiError, ConnectionError, type ClientOptions } from "./client/http.js";
+export type * from "./client/types.js";
+export { parseDuration } from "./lib/duration.js";

@@ -1,0 +1,147 @@
+import { createClient, type MsgctlClient } from "../client/client.js";
+import type { EventView } from "../client/types.js";
+import type { EmittedEvent } from "../domain/events.js";
+import { parseFixture } from "../domain/fixture.js";
+import type { Settings } from "../domain/settings.js";
+import { isoTime } from "../lib/clock.js";
+import { parseDuration } from "../lib/duration.js";
+import { listEventsAfter } from "../store/events.js";
+import { allAccounts } from "../domain/accounts.js";
+import { launchSandbox, type SandboxAccount } from "./sandbox.js";
+
+/** Options of `startSandbox`: all optional. */
+export interface StartSandboxOptions {
+  /** A fixture file path or object (SANDBOX.md section 2); default: the shipped fixture. */
+  fixture?: string | object;
+  /** `manual` (default: time moves only with `clock.advance`) or `real`. */
+  clock?: "manual" | "real";
+  /** Database file; default `:memory:`. */
+  db?: string;
+  host?: string;
+  /** Ports; default 0 (free ports). */
+  port?: number;
+  otpPort?: number;
+  /** Simulated-world settings: latencies, media caps, `strictUrls`. */
+  settings?: Partial<Settings>;
+}
+
+/** What `waitForEvent` matches: payload fields that must be equal, or a predicate. */
+export type EventMatch = Record<string, unknown> | ((payload: Record<string, unknown>) => boolean);
+
+/** A sandbox running inside the test process. */
+export interface StartedSandbox {
+  baseUrl: string;
+  otpUrl: string;
+  inspectorUrl: string;
+  /** The first account's keys (the default fixture's are fixed). */
+  apiKey: string;
+  otpApiKey: string;
+  accounts: SandboxAccount[];
+  /** A typed client with the first account's keys. */
+  client: MsgctlClient;
+  /** A client acting as another account of the fixture. */
+  clientFor(accountName: string): MsgctlClient;
+  clock: {
+    mode: "manual" | "real";
+    now(): Date;
+    /** Runs everything due up to now + `by` (ms or `"1h30m"`), webhook attempts included. */
+    advance(by: number | string): Promise<Date>;
+  };
+  /** Events emitted so far for the first account (or `account`), oldest first. */
+  events(account?: string): EventView[];
+  /** Resolves with the first event of `type` matching `match` (already emitted ones count). */
+  waitForEvent(type: string, options?: { match?: EventMatch; timeoutMs?: number; account?: string }): Promise<EventView>;
+  /** Wipes all state and re-seeds from the fixture. */
+  reset(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const toView = (event: { id: string; seq: number; type: string; createdAt: number; payload: unknown }): EventView => ({
+  id: event.id,
+  seq: event.seq,
+  type: event.type,
+  created_at: isoTime(event.createdAt),
+  payload: event.payload as EventView["payload"],
+});
+
+function matcher(match: EventMatch | undefined): (payload: Record<string, unknown>) => boolean {
+  if (!match) return () => true;
+  if (typeof match === "function") return match;
+  return (payload) => Object.entries(match).every(([key, value]) => payload[key] === value);
+}
+
+/**
+ * Starts a sandbox in this process: both hosts on free ports, an in-memory database, a manual
+ * clock by default. Everything a test suite needs comes back; call `stop()` when done.
+ */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<StartedSandbox> {
+  const fixture = typeof options.fixture === "object" ? parseFixture(options.fixture, "startSandbox({ fixture })") : options.fixture;
+  const sandbox = await launchSandbox({
+    db: options.db ?? ":memory:",
+    fixture,
+    clock: options.clock ?? "manual",
+    host: options.host,
+    port: options.port ?? 0,
+    otpPort: options.otpPort ?? 0,
+    settings: options.settings,
+  });
+  const accounts = sandbox.accounts;
+  const first = accounts[0];
+  const clientFor = (name: string) => {
+    const account = sandbox.accounts.find((a) => a.name === name);
+    if (!account) throw new Error(`No account named "${name}"`);
+    return createClient({ baseUrl: sandbox.baseUrl, otpUrl: sandbox.otpUrl, apiKey: account.api_key ?? undefined, otpApiKey: account.otp_api_key ?? undefined });
+  };
+  const accountId = (name?: string) => {
+    const all = allAccounts(sandbox.ctx);
+    const account = name ? all.find((a) => a.name === name) : all[0];
+    if (!account) throw new Error(`No account named "${name}"`);
+    return account.id;
+  };
+  const history = (account?: string) =>
+    listEventsAfter(sandbox.ctx.db, 0, 1_000_000, accountId(account)).map((row) =>
+      toView({ id: row.id, seq: row.seq, type: row.type, createdAt: row.created_at, payload: JSON.parse(row.payload) }),
+    );
+
+  return {
+    baseUrl: sandbox.baseUrl,
+    otpUrl: sandbox.otpUrl,
+    inspectorUrl: sandbox.inspectorUrl,
+    apiKey: first?.api_key ?? "",
+    otpApiKey: first?.otp_api_key ?? "",
+    accounts,
+    client: clientFor(first?.name ?? ""),
+    clientFor,
+    clock: {
+      mode: sandbox.ctx.clock.mode,
+      now: () => new Date(sandbox.ctx.clock.now()),
+      async advance(by) {
+        const ms = typeof by === "number" ? by : parseDuration(by);
+        return new Date((await sandbox.control.advance(ms)).now);
+      },
+    },
+    events: history,
+    waitForEvent(type, { match, timeoutMs = 5_000, account } = {}) {
+      const wanted = matcher(match);
+      const id = accountId(account);
+      const found = history(account).find((event) => event.type === type && wanted(event.payload));
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          unsubscribe();
+          reject(new Error(`No ${type} event within ${timeoutMs} ms (on a manual clock, advance it first)`));
+        }, timeoutMs);
+        const unsubscribe = sandbox.control.subscribe((event: EmittedEvent) => {
+          if (event.accountId !== id || event.type !== type || !wanted(event.payload)) return;
+          clearTimeout(timer);
+          unsubscribe();
+          resolve(toView(event));
+        });
+      });
+    },
+    reset: async () => {
+      await sandbox.control.reset();
+    },
+    stop: () => sandbox.stop(),
+  };
+}
