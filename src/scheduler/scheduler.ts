@@ -162,13 +162,14 @@ export class Scheduler {
     const signal = this.#abort.signal;
     let result: void | Promise<void>;
     try {
-      result = this.#db.transaction(() => {
-        const outcome = this.#dispatch(job, signal);
-        if (isPromise(outcome)) markJobRunning(this.#db, job.id);
+      // better-sqlite3 refuses a transaction function that returns a promise: keep it outside.
+      this.#db.transaction(() => {
+        result = this.#dispatch(job, signal);
+        if (isPromise(result)) markJobRunning(this.#db, job.id);
         else deleteJob(this.#db, job.id);
-        return outcome;
       });
     } catch (error) {
+      if (isPromise(result)) result.catch(() => {});
       this.#fail(job, error);
       return Promise.resolve();
     }

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { isoTime, parseIsoTime } from "../../src/lib/clock.js";
+import { openClock } from "../../src/scheduler/clock.js";
+import { openDatabase } from "../../src/store/database.js";
+
+describe("the clock (SANDBOX.md section 4)", () => {
+  it("manual: stands still until set, and never moves backwards", async () => {
+    const db = await openDatabase(":memory:");
+    const clock = openClock(db, "manual", 1_700_000_000_000);
+    expect(clock.now()).toBe(1_700_000_000_000);
+    expect(clock.now()).toBe(1_700_000_000_000);
+    clock.set(1_700_000_060_000);
+    clock.set(1_600_000_000_000);
+    expect(clock.now()).toBe(1_700_000_060_000);
+    db.close();
+  });
+
+  it("manual: resumes where it stood when the database is opened again", async () => {
+    const db = await openDatabase(":memory:");
+    const clock = openClock(db, "manual", 1_000);
+    clock.set(90_000);
+    clock.save();
+    expect(openClock(db, "manual", 5_000_000).now()).toBe(90_000);
+    db.close();
+  });
+
+  it("real: follows the wall clock", async () => {
+    const db = await openDatabase(":memory:");
+    const clock = openClock(db, "real", 0);
+    expect(Math.abs(clock.now() - Date.now())).toBeLessThan(1_000);
+    db.close();
+  });
+
+  it("formats ISO 8601 with milliseconds in UTC", () => {
+    expect(isoTime(Date.UTC(2026, 0, 2, 3, 4, 5, 6))).toBe("2026-01-02T03:04:05.006Z");
+    expect(parseIsoTime("2026-01-02T03:04:05.006Z")).toBe(Date.UTC(2026, 0, 2, 3, 4, 5, 6));
+    expect(parseIsoTime("yesterday")).toBeUndefined();
+    expect(parseIsoTime("2026-13-45T99:00:00Z")).toBeUndefined();
+  });
+});

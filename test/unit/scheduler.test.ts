@@ -1,0 +1,179 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { manualClock, openClock, type SchedulerClock } from "../../src/scheduler/clock.js";
+import { Scheduler, type JobDispatcher } from "../../src/scheduler/scheduler.js";
+import { openDatabase, type Db } from "../../src/store/database.js";
+import { insertJob, listJobs, type JobRow } from "../../src/store/jobs.js";
+
+const T0 = 1_700_000_000_000;
+
+describe("the scheduler (SANDBOX.md section 4)", () => {
+  let db: Db;
+  let clock: SchedulerClock;
+  let runs: { kind: string; at: number; payload: unknown }[];
+  let scheduler: Scheduler;
+  let handlers: Record<string, (job: JobRow) => void | Promise<void>>;
+
+  const schedule = (kind: string, dueAt: number, payload: unknown = null, lane?: string) =>
+    insertJob(db, { kind, payload, due_at: dueAt, lane, created_at: clock.now() });
+
+  beforeEach(async () => {
+    db = await openDatabase(":memory:");
+    clock = openClock(db, "manual", T0);
+    runs = [];
+    handlers = {};
+    const dispatch: JobDispatcher = (job) => {
+      runs.push({ kind: job.kind, at: clock.now(), payload: JSON.parse(job.payload) });
+      return handlers[job.kind]?.(job);
+    };
+    scheduler = new Scheduler({ db, clock, dispatch });
+  });
+
+  afterEach(async () => {
+    await scheduler.stop();
+    db.close();
+  });
+
+  describe("advance", () => {
+    it("runs each due job at its own due time, in due order", async () => {
+      schedule("c", T0 + 3_000);
+      schedule("a", T0 + 1_000);
+      schedule("b", T0 + 2_000);
+      await scheduler.advance(5_000);
+      expect(runs.map((r) => [r.kind, r.at - T0])).toEqual([["a", 1_000], ["b", 2_000], ["c", 3_000]]);
+      expect(clock.now()).toBe(T0 + 5_000);
+    });
+
+    it("runs jobs due at the same time in the order they were scheduled", async () => {
+      for (const kind of ["first", "second", "third"]) schedule(kind, T0 + 100);
+      await scheduler.advance(100);
+      expect(runs.map((r) => r.kind)).toEqual(["first", "second", "third"]);
+    });
+
+    it("runs a job scheduled by a job inside the same advance, at its due time", async () => {
+      handlers.parent = () => void schedule("child", clock.now() + 30_000);
+      handlers.child = () => void schedule("grandchild", clock.now() + 30_000);
+      schedule("parent", T0 + 10_000);
+      await scheduler.advance(70_000);
+      expect(runs.map((r) => [r.kind, r.at - T0])).toEqual([["parent", 10_000], ["child", 40_000], ["grandchild", 70_000]]);
+    });
+
+    it("includes jobs due exactly at the target, and leaves later ones", async () => {
+      schedule("at-target", T0 + 60_000);
+      schedule("after", T0 + 60_001);
+      await scheduler.advance(60_000);
+      expect(runs.map((r) => r.kind)).toEqual(["at-target"]);
+      expect(listJobs(db).map((j) => j.kind)).toEqual(["after"]);
+    });
+
+    it("awaits async jobs (HTTP attempts) before moving on", async () => {
+      const order: string[] = [];
+      handlers.slow = async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        order.push("slow done");
+      };
+      handlers.next = () => void order.push("next");
+      schedule("slow", T0 + 1);
+      schedule("next", T0 + 2);
+      await scheduler.advance(10);
+      expect(order).toEqual(["slow done", "next"]);
+    });
+
+    it("with nothing due moves the clock and returns", async () => {
+      await scheduler.advance(86_400_000);
+      expect(clock.now()).toBe(T0 + 86_400_000);
+      expect(runs).toEqual([]);
+    });
+  });
+
+  describe("failures", () => {
+    it("records a job that throws, rolls back its writes, and goes on with the next", async () => {
+      handlers.bad = () => {
+        schedule("written-by-bad", T0 + 1);
+        throw new Error("boom");
+      };
+      schedule("bad", T0 + 10);
+      schedule("good", T0 + 20);
+      await scheduler.advance(100);
+      expect(runs.map((r) => r.kind)).toEqual(["bad", "good"]);
+      const [failed] = listJobs(db, "failed");
+      expect(failed).toMatchObject({ kind: "bad", status: "failed" });
+      expect(failed?.last_error).toContain("boom");
+      expect(listJobs(db).map((j) => j.kind)).toEqual(["bad"]);
+    });
+
+    it("records an async job that rejects", async () => {
+      handlers.bad = async () => {
+        throw new Error("async boom");
+      };
+      schedule("bad", T0 + 1);
+      await scheduler.advance(10);
+      expect(listJobs(db, "failed")[0]?.last_error).toContain("async boom");
+    });
+  });
+
+  describe("the tick loop", () => {
+    it("runs work already due at once, without an advance (manual clock)", async () => {
+      const done = new Promise<void>((resolve) => {
+        handlers.now = () => resolve();
+      });
+      schedule("now", T0);
+      scheduler.start();
+      scheduler.wake();
+      await done;
+      expect(runs.map((r) => r.kind)).toEqual(["now"]);
+      expect(clock.now()).toBe(T0);
+    });
+
+    it("keeps jobs of one lane one at a time, in order", async () => {
+      const log: string[] = [];
+      const gate: (() => void)[] = [];
+      handlers.lane = (job) =>
+        new Promise<void>((resolve) => {
+          log.push(`start ${JSON.parse(job.payload)}`);
+          gate.push(() => {
+            log.push(`end ${JSON.parse(job.payload)}`);
+            resolve();
+          });
+        });
+      schedule("lane", T0, 1, "webhook:1");
+      schedule("lane", T0, 2, "webhook:1");
+      scheduler.start();
+      scheduler.wake();
+      await until(() => gate.length === 1);
+      expect(log).toEqual(["start 1"]);
+      gate.shift()?.();
+      await until(() => gate.length === 1 && log.length === 3);
+      gate.shift()?.();
+      await until(() => log.length === 4);
+      expect(log).toEqual(["start 1", "end 1", "start 2", "end 2"]);
+    });
+  });
+
+  describe("persistence", () => {
+    it("requeues jobs that were running when the process died", async () => {
+      const id = schedule("interrupted", T0);
+      db.run(db.q.updateTable("jobs").set({ status: "running" }).where("id", "=", id));
+      const done = new Promise<void>((resolve) => {
+        handlers.interrupted = () => resolve();
+      });
+      scheduler.start();
+      scheduler.wake();
+      await done;
+      expect(listJobs(db)).toEqual([]);
+    });
+
+    it("resumes a manual clock's jobs from the database", async () => {
+      schedule("later", T0 + 3_600_000);
+      const again = new Scheduler({ db, clock: manualClock(db, T0), dispatch: (job) => void runs.push({ kind: job.kind, at: 0, payload: null }) });
+      await again.advance(3_600_000);
+      await again.stop();
+      expect(runs.map((r) => r.kind)).toEqual(["later"]);
+    });
+  });
+});
+
+/** Yields to the event loop until `condition` holds (no wall-clock sleeps). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
+  if (!condition()) throw new Error("condition never held");
+}
