@@ -160,7 +160,7 @@ export class Scheduler {
   /** Runs a job: sync handlers inside one transaction with the job's removal; async ones tracked. */
   #execute(job: JobRow): Promise<void> {
     const signal = this.#abort.signal;
-    let result: void | Promise<void>;
+    let result: void | Promise<void> = undefined;
     try {
       // better-sqlite3 refuses a transaction function that returns a promise: keep it outside.
       this.#db.transaction(() => {
