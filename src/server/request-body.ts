@@ -18,7 +18,7 @@ export async function readBodyBytes(event: H3Event, limit: number): Promise<Buff
   };
   if (node) {
     // Straight from the Node stream: cheaper than the web stream wrapper on the hot path.
-    for await (const chunk of node as AsyncIterable<Buffer>) take(chunk);
+    await readNodeStream(node as unknown as NodeJS.ReadableStream, take);
   } else if (event.req.body) {
     for await (const chunk of event.req.body as unknown as AsyncIterable<Uint8Array>) take(chunk);
   }
@@ -41,4 +41,39 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<unkno
   } catch {
     throw new AppError("invalid_request", 400, "Malformed JSON body");
   }
+}
+
+/**
+ * Reads a Node request without ever destroying it: breaking out of `for await` would destroy
+ * the socket before the 413 answer is written (and listhen's shutdown hook then throws). Over
+ * the limit it just stops listening; the error answer carries `Connection: close`.
+ */
+function readNodeStream(stream: NodeJS.ReadableStream, take: (chunk: Buffer) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      stream.off("data", onData);
+      stream.off("end", onEnd);
+      stream.off("error", onError);
+    };
+    const onData = (chunk: Buffer) => {
+      try {
+        take(chunk);
+      } catch (error) {
+        cleanup();
+        stream.pause();
+        reject(error);
+      }
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve();
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    stream.on("data", onData);
+    stream.on("end", onEnd);
+    stream.on("error", onError);
+  });
 }
