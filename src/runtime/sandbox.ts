@@ -3,7 +3,7 @@ import type { H3 } from "h3";
 import { allAccounts } from "../domain/accounts.js";
 import { createContext, resetCaches, type DomainContext } from "../domain/context.js";
 import type { EmittedEvent } from "../domain/events.js";
-import type { Fixture } from "../domain/fixture.js";
+import { parseFixture, type Fixture } from "../domain/fixture.js";
 import { eventFanOuts, jobHandlers } from "../domain/modules.js";
 import { listAccountNumbers, type NumberResource } from "../domain/numbers.js";
 import { isSeeded, seedFixture, type SeededAccount } from "../domain/seed.js";
@@ -27,7 +27,9 @@ export interface SandboxOptions {
   /** Database file, or `:memory:` (default). */
   db?: string;
   /** A fixture file path or a fixture object; seeds an empty database (default: the shipped one). */
-  fixture?: string | Fixture;
+  fixture?: string | object;
+  /** How errors name an object fixture (default `fixture`). */
+  fixtureSource?: string;
   /** `manual` (default for in-process use) or `real`. */
   clock?: ClockMode;
   host?: string;
@@ -81,7 +83,9 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   const logger = options.logger ?? silentLogger;
   // --- Validate the fixture before anything is written ---
   const fixture: Fixture =
-    typeof options.fixture === "object" ? options.fixture : loadFixtureFile(options.fixture ?? defaultFixturePath());
+    typeof options.fixture === "object"
+      ? parseFixture(options.fixture, options.fixtureSource ?? "fixture")
+      : loadFixtureFile(options.fixture ?? defaultFixturePath());
 
   // --- Store, clock, domain ---
   const db = await openDatabase(options.db ?? ":memory:");

@@ -1,7 +1,6 @@
 import { createClient, type MsgctlClient } from "../client/client.js";
 import type { EventView } from "../client/types.js";
 import type { EmittedEvent } from "../domain/events.js";
-import { parseFixture } from "../domain/fixture.js";
 import type { Settings } from "../domain/settings.js";
 import { isoTime } from "../lib/clock.js";
 import { parseDuration } from "../lib/duration.js";
@@ -75,10 +74,10 @@ function matcher(match: EventMatch | undefined): (payload: Record<string, unknow
  * clock by default. Everything a test suite needs comes back; call `stop()` when done.
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<StartedSandbox> {
-  const fixture = typeof options.fixture === "object" ? parseFixture(options.fixture, "startSandbox({ fixture })") : options.fixture;
   const sandbox = await launchSandbox({
     db: options.db ?? ":memory:",
-    fixture,
+    fixture: options.fixture,
+    fixtureSource: "startSandbox({ fixture })",
     clock: options.clock ?? "manual",
     host: options.host,
     port: options.port ?? 0,

@@ -29,12 +29,13 @@ export function manualClock(db: Db, startMs: number): SchedulerClock {
 }
 
 /**
- * Opens the clock of a database in the given mode. A manual clock resumes where the database's
- * clock stood (never before the last record timestamp); a fresh one starts at `wallNow`.
+ * Opens the clock of a database in the given mode. A manual clock resumes exactly where a
+ * manual clock of this database stood; after a real-clock run (or on a fresh database) it
+ * starts at `wallNow`.
  */
 export function openClock(db: Db, mode: ClockMode, wallNow: number): SchedulerClock {
   const state = readClockState(db);
-  const stored = state ? Math.max(state.now_ms, state.last_record_ms) : wallNow;
-  writeClockState(db, { mode, now_ms: mode === "manual" ? stored : wallNow, last_record_ms: state?.last_record_ms ?? 0 });
-  return mode === "manual" ? manualClock(db, stored) : realClock(db);
+  const start = state?.mode === "manual" ? state.now_ms : wallNow;
+  writeClockState(db, { mode, now_ms: start, last_record_ms: state?.last_record_ms ?? 0 });
+  return mode === "manual" ? manualClock(db, start) : realClock(db);
 }

@@ -24,6 +24,13 @@ describe("the clock (SANDBOX.md section 4)", () => {
     db.close();
   });
 
+  it("manual after a real-clock run starts at the wall clock", async () => {
+    const db = await openDatabase(":memory:");
+    openClock(db, "real", 1_000);
+    expect(openClock(db, "manual", 2_000_000).now()).toBe(2_000_000);
+    db.close();
+  });
+
   it("real: follows the wall clock", async () => {
     const db = await openDatabase(":memory:");
     const clock = openClock(db, "real", 0);

@@ -1,0 +1,77 @@
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { createInterface } from "node:readline";
+import { resolve } from "node:path";
+
+/** The real CLI entry (built by the global setup). */
+export const BIN = resolve(import.meta.dirname, "../../bin/msgctl");
+
+/** What a CLI run printed and how it exited. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `msgctl ARGS` to completion. MSGCTL_* variables of the test process are not passed on. */
+export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...options.env };
+  return new Promise((done) => {
+    const child = execFile(process.execPath, [BIN, ...args], { cwd: options.cwd, env, timeout: 30_000 }, (error, stdout, stderr) => {
+      done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+    if (options.input !== undefined) child.stdin?.end(options.input);
+  });
+}
+
+/** A `msgctl serve --json` process and its ready line. */
+export interface ServeProcess {
+  ready: {
+    event: "ready";
+    base_url: string;
+    otp_url: string;
+    inspector_url: string;
+    accounts: { name: string; api_key: string; otp_api_key: string; numbers: { handle: string }[] }[];
+  };
+  child: ChildProcessWithoutNullStreams;
+  /** Later stdout lines (JSON log records). */
+  lines: string[];
+  stderr: string[];
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Spawns `msgctl serve --json ARGS` and resolves once its first stdout line (ready) arrives. */
+export function spawnServe(args: string[], options: { cwd?: string } = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, "serve", "--json", ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" },
+  });
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  const lines: string[] = [];
+  const stderr: string[] = [];
+  child.stderr.on("data", (chunk) => stderr.push(String(chunk)));
+  return new Promise((resolveReady, reject) => {
+    const reader = createInterface({ input: child.stdout });
+    reader.on("line", (line) => {
+      lines.push(line);
+      if (lines.length === 1) {
+        try {
+          const ready = JSON.parse(line);
+          resolveReady({
+            ready,
+            child,
+            lines,
+            stderr,
+            stop(signal = "SIGTERM") {
+              child.kill(signal);
+              return exited;
+            },
+          });
+        } catch {
+          reject(new Error(`serve's first line is not JSON: ${line}`));
+        }
+      }
+    });
+    void exited.then((code) => reject(new Error(`serve exited (${code}) before ready: ${stderr.join("")}`)));
+  });
+}

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type StartedSandbox } from "../../src/index.js";
+
+describe("startSandbox() for users' test suites (SANDBOX.md section 7)", () => {
+  let sandbox: StartedSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterAll(() => sandbox.stop());
+
+  it("serves both hosts on free local ports with the fixture's keys", async () => {
+    expect(sandbox.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(sandbox.otpUrl).not.toBe(sandbox.baseUrl);
+    expect(sandbox.apiKey).toBe("sk_test_acme_0000000000000000");
+    expect(sandbox.otpApiKey).toBe("otp_live_acme_000000000000000");
+    expect((await fetch(`${sandbox.otpUrl}/healthz`)).status).toBe(200);
+  });
+
+  it("returns a typed client", async () => {
+    const numbers = await sandbox.client.numbers.list();
+    expect(numbers.map((n) => n.handle)).toContain("+14155550101");
+  });
+
+  it("has a manual clock by default that advance moves", async () => {
+    expect(sandbox.clock.mode).toBe("manual");
+    const before = sandbox.clock.now().getTime();
+    const after = await sandbox.clock.advance("2h");
+    expect(after.getTime() - before).toBe(7_200_000);
+    expect(sandbox.clock.now().getTime()).toBe(after.getTime());
+  });
+
+  it("rejects waitForEvent with a clear message at the timeout", async () => {
+    await expect(sandbox.waitForEvent("message.read", { timeoutMs: 10 })).rejects.toThrow(/No message.read event within 10 ms/);
+  });
+});
+
+describe("startSandbox() with a fixture object", () => {
+  it("validates it and starts with its accounts", async () => {
+    const sandbox = await startSandbox({ fixture: { accounts: [{ name: "Tiny", api_key: "sk_test_tiny_0000", numbers: [] }] } });
+    expect(sandbox.accounts.map((a) => a.name)).toEqual(["Tiny"]);
+    expect(await sandbox.client.numbers.list()).toEqual([]);
+    await sandbox.stop();
+    await expect(startSandbox({ fixture: { accounts: "none" } })).rejects.toThrow(/startSandbox\(\{ fixture \}\): accounts/);
+  });
+});
