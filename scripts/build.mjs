@@ -1,6 +1,11 @@
-// Bundles the CLI and the library entry with esbuild. Dependencies stay external: they are
-// installed next to msgctl, and better-sqlite3's native addon cannot be bundled.
+// Bundles the CLI and the library entry with esbuild, dependencies included: loading one file
+// instead of hundreds of small ESM modules is most of msgctl's start-up time (bench/README.md).
+// better-sqlite3 stays external: its native addon cannot be bundled.
+import { rmSync } from "node:fs";
 import { build } from "esbuild";
+
+// Stale chunks from earlier builds would be loaded by nothing but still shipped.
+rmSync("dist/chunks", { recursive: true, force: true });
 
 await build({
   entryPoints: { cli: "src/cli/main.ts", index: "src/index.ts" },
@@ -9,7 +14,9 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  packages: "external",
+  external: ["better-sqlite3"],
+  // Some dependencies are CommonJS and call require(); give the ESM bundle one.
+  banner: { js: "import { createRequire as __msgctlCreateRequire } from 'node:module'; const require = __msgctlCreateRequire(import.meta.url);" },
   sourcemap: true,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
