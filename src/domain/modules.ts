@@ -1,11 +1,15 @@
 import type { EventFanOut } from "./context.js";
 import type { JobHandler } from "./jobs.js";
+import { runDeliveryAttempt } from "./webhook-attempt.js";
+import { ATTEMPT_JOB, fanOutToWebhooks } from "./webhook-deliveries.js";
 
 /**
  * Where each area of the domain plugs into the scheduler and the outbox. An area adds its job
  * kinds here and, if it reacts to every event (webhook fan-out), its fan-out function.
  */
-export const jobHandlers: Record<string, JobHandler> = {};
+export const jobHandlers: Record<string, JobHandler> = {
+  [ATTEMPT_JOB]: runDeliveryAttempt,
+};
 
 /** Functions run inside every event's transaction, in order. */
-export const eventFanOuts: EventFanOut[] = [];
+export const eventFanOuts: EventFanOut[] = [fanOutToWebhooks];

@@ -4,16 +4,18 @@ import type { SandboxControl } from "./control.js";
 import { createHostApp } from "./host-app.js";
 import type { Route } from "./route.js";
 import { clockRoutes } from "./routes/control-clock.js";
+import { deliveryRoutes } from "./routes/control-deliveries.js";
 import { eventRoutes } from "./routes/control-events.js";
 import { resetRoutes } from "./routes/control-reset.js";
 import { healthRoutes } from "./routes/health.js";
 import { numberRoutes } from "./routes/numbers.js";
+import { webhookRoutes } from "./routes/webhooks.js";
 
 /** The control API routes both hosts serve under /sandbox/v1. */
 const controlRoutes: Route[] = [...clockRoutes, ...resetRoutes, ...eventRoutes];
 
 /** Every route of the messaging host: spec 4.1-4.5 under /v1, the control API, health. */
-export const messagingRoutes: Route[] = [...healthRoutes, ...numberRoutes, ...controlRoutes];
+export const messagingRoutes: Route[] = [...healthRoutes, ...numberRoutes, ...webhookRoutes, ...controlRoutes, ...deliveryRoutes];
 
 /** Every route of the OTP host: spec 4.6 under /v1, the control API, health. */
 export const otpRoutes: Route[] = [...healthRoutes, ...controlRoutes];

@@ -1,4 +1,51 @@
-/** Rows of the webhook tables (endpoints, deliveries, attempts); filled in by the webhooks issue. */
+/** Rows of the webhook tables: endpoints, deliveries and their attempts. */
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface WebhookTables {}
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  url: string;
+  /** JSON array of event names; every name when the endpoint was created without a list. */
+  events: string;
+  /** Kept in clear: it is the HMAC key of every signature. */
+  secret: string;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+  /** Set by DELETE: the row stays so that its deliveries stay listed. */
+  deleted_at: number | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  account_id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  status: "pending" | "succeeded" | "failed" | "abandoned" | "dropped";
+  /** Attempts made so far (the next one is number attempt_count + 1). */
+  attempt_count: number;
+  /** Virtual time of the next attempt while pending, else null. */
+  next_attempt_at: number | null;
+  /** The scheduler job of the next attempt, removed when the delivery is abandoned. */
+  job_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  /** 1-8. */
+  n: number;
+  /** Virtual time the attempt started (exact clock instant, never bumped). */
+  at: number;
+  status_code: number | null;
+  error: string | null;
+  /** Real milliseconds the attempt took. */
+  duration_ms: number;
+}
+
+export interface WebhookTables {
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
