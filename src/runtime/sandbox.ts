@@ -114,7 +114,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     onJobError: (job, error) => logger.error("job failed", { job: job.kind, id: job.id, error: String(error) }),
   });
   const listeners = new Set<(event: EmittedEvent) => void>();
-  ctx.signals.jobScheduled = () => scheduler.wake();
+  ctx.signals.jobScheduled = (dueAt) => scheduler.wake(dueAt);
   ctx.signals.eventAppended = (event) => {
     for (const listener of listeners) listener(event);
   };

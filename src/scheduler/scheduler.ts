@@ -40,6 +40,8 @@ export class Scheduler {
   #paused = 0;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
+  /** Virtual time the loop's sleep ends (−∞ while it is awake). */
+  #sleepingUntil = Number.NEGATIVE_INFINITY;
   #exclusive: Promise<unknown> = Promise.resolve();
 
   constructor(options: SchedulerOptions) {
@@ -58,8 +60,12 @@ export class Scheduler {
     this.#loop = this.#run();
   }
 
-  /** Tells the loop that a job was scheduled or finished. */
-  wake(): void {
+  /**
+   * Tells the loop that a job was scheduled (due at `dueAt`) or finished. A job due after the
+   * loop's current sleep ends needs no wake-up: under load that saves two queries per request.
+   */
+  wake(dueAt?: number): void {
+    if (dueAt !== undefined && dueAt >= this.#sleepingUntil) return;
     this.#wake?.();
   }
 
@@ -145,10 +151,15 @@ export class Scheduler {
     let delay = MAX_SLEEP_MS;
     if (next !== undefined && this.#clock.mode === "real") delay = Math.min(delay, Math.max(0, next - this.#clock.now()));
     if (this.#clock.mode === "manual") delay = MAX_SLEEP_MS;
+    // A manual clock does not move while sleeping: anything due at or before now needs a wake-up.
+    this.#sleepingUntil = this.#clock.mode === "manual" ? this.#clock.now() + 1 : this.#clock.now() + delay;
     return new Promise((resolve) => {
       const timer = setTimeout(done, delay);
+      const self = this;
       function done() {
         clearTimeout(timer);
+        self.#sleepingUntil = Number.NEGATIVE_INFINITY;
+        self.#wake = undefined;
         resolve();
       }
       this.#wake = done;
