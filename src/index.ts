@@ -4,3 +4,4 @@ export { createClient, type MsgctlClient } from "./client/client.js";
 export { ApiError, ConnectionError, type ClientOptions } from "./client/http.js";
 export type * from "./client/types.js";
 export { parseDuration } from "./lib/duration.js";
+export { verifyWebhook, type VerifyOptions, type VerifyResult, type VerifyFailure } from "./lib/webhook-signature.js";

@@ -1,5 +1,6 @@
 import { HttpClient, type ClientOptions } from "./http.js";
 import { numbersClient, sandboxClient } from "./sandbox.js";
+import { webhooksClient } from "./webhooks.js";
 
 /** A typed client of both hosts and the control API. */
 export function createClient(options: ClientOptions) {
@@ -8,6 +9,7 @@ export function createClient(options: ClientOptions) {
     http,
     numbers: numbersClient(http),
     sandbox: sandboxClient(http),
+    webhooks: webhooksClient(http),
   };
 }
 
