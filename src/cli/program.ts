@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import type { ConnectionFlags } from "./connection.js";
 import { processOutput, type Output } from "./output.js";
+import { addWebhookCommands } from "./webhooks-commands.js";
 
 /** Global flags, as commander hands them over. */
 export type GlobalFlags = ConnectionFlags & { json?: boolean };
@@ -125,6 +126,8 @@ export function createProgram(version: string): Command {
         await numbersList(flags, out);
       }),
     );
+
+  addWebhookCommands(program, action);
 
   // --- Waiting ---
   const wait = program.command("wait").description("block until something is true (exit 1 at the timeout)");

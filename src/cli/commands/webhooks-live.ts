@@ -1,0 +1,117 @@
+import { ConnectionError } from "../../client/http.js";
+import type { EventView } from "../../client/types.js";
+import type { Delivery } from "../../client/webhooks.js";
+import { connect, type ConnectionFlags } from "../connection.js";
+import { readEventStream } from "../event-stream.js";
+import type { Output } from "../output.js";
+import { attemptOutcome, colorStatus, parseEventList } from "./webhooks.js";
+
+/** Options every long-running command takes: it stops when `signal` aborts (Ctrl-C in the CLI). */
+export interface LiveOptions {
+  signal?: AbortSignal;
+}
+
+/** Resolves when `signal` aborts, or on SIGINT/SIGTERM when no signal is given. */
+function untilStopped(signal: AbortSignal | undefined): { stopped: Promise<void>; controller: AbortController } {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  if (signal?.aborted) stop();
+  else if (signal) signal.addEventListener("abort", stop, { once: true });
+  else {
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  }
+  const stopped = new Promise<void>((resolve) => controller.signal.addEventListener("abort", () => resolve(), { once: true }));
+  return { stopped, controller };
+}
+
+/** Reads a server-sent stream until it ends or `signal` aborts; true when it ended by itself. */
+async function drain<T>(response: Response, signal: AbortSignal, onItem: (item: T) => void): Promise<boolean> {
+  try {
+    for await (const item of readEventStream<T>(response)) onItem(item);
+  } catch (error) {
+    if (!signal.aborted) throw error;
+  }
+  return !signal.aborted;
+}
+
+const clockTime = (iso: string) => iso.slice(11, 23);
+
+/**
+ * `msgctl webhooks tail [--events a,b]`: every event of the account as it is emitted, until
+ * interrupted. Pretty lines by default; one JSON object per line (the event) with --json.
+ */
+export async function webhooksTail(options: ConnectionFlags & LiveOptions & { events?: string }, out: Output): Promise<void> {
+  const client = connect(options);
+  const { controller } = untilStopped(options.signal);
+  const response = await client.sandbox.stream({ types: parseEventList(options.events), signal: controller.signal });
+  // On stderr, so --json output stays pure; it also tells scripts the stream is live.
+  out.note(out.color.dim(`Tailing events${options.events ? ` (${options.events})` : ""}. Ctrl-C to stop.`));
+  const ended = await drain<EventView>(response, controller.signal, (event) => {
+    if (out.json) return out.jsonLine(event);
+    const { type: _type, ...fields } = event.payload;
+    out.line(`${out.color.dim(clockTime(event.created_at))}  ${out.color.cyan(event.type.padEnd(20))}  ${out.color.dim(event.id)}  ${JSON.stringify(fields)}`);
+  });
+  controller.abort();
+  if (ended) throw new ConnectionError(client.http.url("messaging"), new Error("the event stream closed"));
+}
+
+/**
+ * `msgctl webhooks listen --forward-to URL [--events a,b]`: creates an endpoint for URL, prints
+ * its secret, prints every delivery attempt to it (status code, latency) as it happens, and
+ * deletes the endpoint on Ctrl-C (SIGINT/SIGTERM) or when `signal` aborts.
+ */
+export async function webhooksListen(
+  options: ConnectionFlags & LiveOptions & { forwardTo: string; events?: string },
+  out: Output,
+): Promise<void> {
+  const client = connect(options);
+  const { controller, stopped } = untilStopped(options.signal);
+  // The stream is opened first so the endpoint's very first attempt is not missed.
+  const response = await client.webhooks.attempts({ signal: controller.signal });
+  let webhookId: string | undefined;
+  const early: Delivery[] = [];
+  const show = (delivery: Delivery) => {
+    const attempt = delivery.attempts.at(-1);
+    if (out.json) return out.jsonLine({ event: "attempt", delivery });
+    const ok = delivery.status === "succeeded";
+    const mark = ok ? out.color.green("✔") : out.color.red("✘");
+    const next = delivery.next_attempt_at ? out.color.dim(` next attempt ${delivery.next_attempt_at}`) : "";
+    out.line(
+      `${mark} ${out.color.dim(clockTime(attempt?.at ?? delivery.created_at))}  ${delivery.event_type.padEnd(20)}  ${attemptOutcome(attempt).padEnd(3)}  ${String(attempt?.duration_ms ?? 0).padStart(5)} ms  ` +
+        `${out.color.dim(`attempt ${attempt?.n ?? 0}`)}  ${colorStatus(out.color, delivery.status)}${next}  ${out.color.dim(delivery.event_id)}`,
+    );
+  };
+  const draining = drain<Delivery>(response, controller.signal, (delivery) => {
+    if (webhookId === undefined) early.push(delivery);
+    else if (delivery.webhook_id === webhookId) show(delivery);
+  });
+
+  try {
+    const { webhook } = await client.webhooks.create({ url: options.forwardTo, events: parseEventList(options.events) });
+    webhookId = webhook.id;
+    if (out.json) out.jsonLine({ event: "ready", webhook });
+    else {
+      out.line(`${out.color.green("Ready!")} Forwarding ${options.events ?? "every event"} to ${out.color.cyan(webhook.url)}`);
+      out.line(`Webhook signing secret: ${out.color.bold(webhook.secret)} ${out.color.dim(`(endpoint ${webhook.id})`)}`);
+      out.line(out.color.dim("Ctrl-C to stop and delete the endpoint."));
+    }
+    for (const delivery of early.splice(0)) if (delivery.webhook_id === webhookId) show(delivery);
+    const ended = await Promise.race([draining, stopped.then(() => false)]);
+    if (ended) throw new ConnectionError(client.http.url("messaging"), new Error("the delivery stream closed"));
+  } finally {
+    controller.abort();
+    await draining.catch(() => {});
+    if (webhookId !== undefined) await removeEndpoint(client, webhookId, out);
+  }
+}
+
+async function removeEndpoint(client: ReturnType<typeof connect>, id: string, out: Output): Promise<void> {
+  try {
+    await client.webhooks.delete(id);
+    if (out.json) out.jsonLine({ event: "deleted", id });
+    else out.line(out.color.dim(`Deleted webhook ${id}.`));
+  } catch (error) {
+    out.note(out.color.yellow(`Could not delete webhook ${id}: ${(error as Error).message}`));
+  }
+}

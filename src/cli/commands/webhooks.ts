@@ -1,0 +1,169 @@
+import type { ChalkInstance } from "chalk";
+import type { CreatedWebhook, Delivery, DeliveryAttempt, WebhookResource, WebhookWithSecret } from "../../client/webhooks.js";
+import { connect, type ConnectionFlags } from "../connection.js";
+import { details, table, type Output } from "../output.js";
+import { UsageError } from "../usage-error.js";
+
+/** `--events a,b` → names (the server checks them: an unknown one is 400). */
+export function parseEventList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(",").map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0) throw new UsageError("--events takes a comma-separated list of event names, e.g. message.sent,message.read");
+  return names;
+}
+
+const ALL_EVENTS_COUNT = 9;
+
+/** Lines describing one endpoint (and its secret when the answer has one). */
+export function webhookDetails(color: ChalkInstance, webhook: WebhookResource & { secret?: string }): string[] {
+  const entries: [string, unknown][] = [
+    ["id", webhook.id],
+    ["url", webhook.url],
+    ["events", webhook.events.length === ALL_EVENTS_COUNT ? `all (${webhook.events.join(", ")})` : webhook.events.join(", ")],
+    ["enabled", webhook.enabled ? color.green("yes") : color.yellow("no (paused)")],
+    ["created", webhook.created_at],
+    ["updated", webhook.updated_at],
+  ];
+  if (webhook.secret) entries.push(["secret", color.bold(webhook.secret)]);
+  return details(color, entries);
+}
+
+/** `msgctl webhooks create --url U [--events a,b] [--secret S] [--idempotency-key K]`. */
+export async function webhooksCreate(
+  options: ConnectionFlags & { url: string; events?: string; secret?: string; idempotencyKey?: string },
+  out: Output,
+): Promise<CreatedWebhook> {
+  const { webhook, replayed } = await connect(options).webhooks.create(
+    { url: options.url, events: parseEventList(options.events), secret: options.secret },
+    { idempotencyKey: options.idempotencyKey },
+  );
+  out.result(webhook, (w) => {
+    const lines = [out.color.green(replayed ? "Webhook already created with this idempotency key:" : "Webhook created."), ...webhookDetails(out.color, w)];
+    lines.push(out.color.dim("The secret is shown only now and on rotation: keep it to verify signatures."));
+    if (w.other_webhooks.length > 0) {
+      lines.push(out.color.yellow(`Events also go to ${w.other_webhooks.length} other endpoint(s): ${w.other_webhooks.map((o) => o.url).join(", ")}`));
+    }
+    return lines;
+  });
+  return webhook;
+}
+
+/** `msgctl webhooks list`: the account's endpoints, newest first. */
+export async function webhooksList(options: ConnectionFlags, out: Output): Promise<WebhookResource[]> {
+  const client = connect(options);
+  const all: WebhookResource[] = [];
+  let before: string | undefined;
+  for (;;) {
+    const page = await client.webhooks.list({ limit: 100, before });
+    all.push(...page.data);
+    if (!page.hasMore) break;
+    before = page.data.at(-1)?.created_at;
+  }
+  out.result(all, (list) =>
+    table(
+      out.color,
+      ["ID", "URL", "EVENTS", "ENABLED", "CREATED"],
+      list.map((w) => [
+        w.id,
+        w.url,
+        w.events.length === ALL_EVENTS_COUNT ? "all" : w.events.join(","),
+        w.enabled ? out.color.green("yes") : out.color.yellow("paused"),
+        w.created_at,
+      ]),
+    ),
+  );
+  return all;
+}
+
+/** `msgctl webhooks get ID`. */
+export async function webhooksGet(id: string, options: ConnectionFlags, out: Output): Promise<WebhookResource> {
+  const webhook = await connect(options).webhooks.get(id);
+  out.result(webhook, (w) => webhookDetails(out.color, w));
+  return webhook;
+}
+
+/** `msgctl webhooks update ID [--url U] [--events a,b] [--secret S] [--enable|--disable]`. */
+export async function webhooksUpdate(
+  id: string,
+  options: ConnectionFlags & { url?: string; events?: string; secret?: string; enable?: boolean; disable?: boolean },
+  out: Output,
+): Promise<WebhookResource> {
+  if (options.enable && options.disable) throw new UsageError("--enable and --disable cannot be used together");
+  const changes = {
+    url: options.url,
+    events: parseEventList(options.events),
+    secret: options.secret,
+    enabled: options.enable ? true : options.disable ? false : undefined,
+  };
+  if (Object.values(changes).every((value) => value === undefined)) {
+    throw new UsageError("Nothing to change: pass --url, --events, --secret, --enable or --disable");
+  }
+  const webhook = await connect(options).webhooks.update(id, changes);
+  out.result(webhook, (w) => [out.color.green("Webhook updated."), ...webhookDetails(out.color, w)]);
+  return webhook;
+}
+
+/** `msgctl webhooks rotate ID`: a new generated secret, used from the next attempt on. */
+export async function webhooksRotate(id: string, options: ConnectionFlags, out: Output): Promise<WebhookWithSecret> {
+  const webhook = await connect(options).webhooks.rotateSecret(id);
+  out.result(webhook, (w) => [
+    out.color.green("Secret rotated: the next delivery attempt is signed with the new one."),
+    ...webhookDetails(out.color, w),
+  ]);
+  return webhook;
+}
+
+/** `msgctl webhooks delete ID`: pending deliveries are abandoned. */
+export async function webhooksDelete(id: string, options: ConnectionFlags, out: Output): Promise<{ id: string; deleted: true }> {
+  const result = await connect(options).webhooks.delete(id);
+  out.result(result, (r) => out.color.green(`Webhook ${r.id} deleted; its pending deliveries are abandoned.`));
+  return result;
+}
+
+const STATUS_COLORS: Record<Delivery["status"], keyof ChalkInstance> = {
+  pending: "yellow",
+  succeeded: "green",
+  failed: "red",
+  abandoned: "gray",
+  dropped: "magenta",
+};
+
+/** A delivery status in its colour. */
+export function colorStatus(color: ChalkInstance, status: Delivery["status"]): string {
+  return (color[STATUS_COLORS[status]] as (text: string) => string)(status);
+}
+
+/** An attempt's outcome in a few words: the status code, else the error. */
+export function attemptOutcome(attempt: DeliveryAttempt | undefined): string {
+  if (!attempt) return "";
+  return attempt.status_code !== null ? String(attempt.status_code) : (attempt.error ?? "");
+}
+
+/** `msgctl webhooks deliveries [--webhook ID] [--status S] [--event ID] [--limit N]`: newest first. */
+export async function webhooksDeliveries(
+  options: ConnectionFlags & { webhook?: string; status?: string; event?: string; limit?: number },
+  out: Output,
+): Promise<Delivery[]> {
+  const { data } = await connect(options).webhooks.deliveries({
+    webhook_id: options.webhook,
+    status: options.status as Delivery["status"] | undefined,
+    event_id: options.event,
+    limit: options.limit ?? 50,
+  });
+  out.result(data, (list) =>
+    table(
+      out.color,
+      ["ID", "EVENT", "WEBHOOK", "STATUS", "ATTEMPTS", "LAST", "NEXT ATTEMPT"],
+      list.map((d) => [
+        d.id,
+        d.event_type,
+        d.webhook_id.slice(0, 8),
+        colorStatus(out.color, d.status),
+        d.attempts.length,
+        attemptOutcome(d.attempts.at(-1)),
+        d.next_attempt_at ?? "",
+      ]),
+    ),
+  );
+  return data;
+}

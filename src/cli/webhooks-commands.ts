@@ -1,0 +1,102 @@
+import type { Command } from "commander";
+import type { action as Action } from "./program.js";
+
+const int = (name: string) => (value: string) => {
+  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number (got ${value})`);
+  return Number(value);
+};
+
+/**
+ * `msgctl webhooks …` (SANDBOX.md section 6): maps flags to options and lazily imports the
+ * command functions, like the rest of program.ts (whose `action` wrapper is passed in).
+ */
+export function addWebhookCommands(program: Command, action: typeof Action): void {
+  const webhooks = program.command("webhooks").description("webhook endpoints, deliveries, live events and signature checks");
+  const commands = () => import("./commands/webhooks.js");
+
+  webhooks
+    .command("create")
+    .description("create an endpoint (POST /v1/webhooks); prints its signing secret")
+    .requiredOption("--url <url>", "public http(s) URL (loopback too, unless the sandbox runs with --strict-urls)")
+    .option("--events <names>", "comma-separated event names (default: every event)")
+    .option("--secret <secret>", "your own signing secret, 16-200 characters (default: a generated whsec_…)")
+    .option("--idempotency-key <key>", "repeat-safe creation: the same key returns the same endpoint")
+    .action(action(async (flags, out) => (await commands()).webhooksCreate(flags as never, out)));
+
+  webhooks
+    .command("list")
+    .description("the account's endpoints, newest first (never with secrets)")
+    .action(action(async (flags, out) => (await commands()).webhooksList(flags, out)));
+
+  webhooks
+    .command("get <id>")
+    .description("one endpoint (no secret)")
+    .action(action(async (flags, out, id: string) => (await commands()).webhooksGet(id, flags, out)));
+
+  webhooks
+    .command("update <id>")
+    .description("change an endpoint's url, events, secret, or pause/resume it")
+    .option("--url <url>", "new URL")
+    .option("--events <names>", "replace the subscription (comma-separated event names)")
+    .option("--secret <secret>", "new signing secret, 16-200 characters")
+    .option("--enable", "resume deliveries (events from now on)")
+    .option("--disable", "pause: no deliveries; pending retries are abandoned")
+    .action(action(async (flags, out, id: string) => (await commands()).webhooksUpdate(id, flags, out)));
+
+  webhooks
+    .command("rotate <id>")
+    .description("issue a new generated secret, used from the next attempt on")
+    .action(action(async (flags, out, id: string) => (await commands()).webhooksRotate(id, flags, out)));
+
+  webhooks
+    .command("delete <id>")
+    .description("delete an endpoint; its pending deliveries are abandoned")
+    .action(action(async (flags, out, id: string) => (await commands()).webhooksDelete(id, flags, out)));
+
+  webhooks
+    .command("deliveries")
+    .description("deliveries and their attempts, newest first")
+    .option("--webhook <id>", "only this endpoint's")
+    .option("--status <status>", "pending, succeeded, failed, abandoned or dropped")
+    .option("--event <id>", "only this event's")
+    .option("--limit <n>", "how many (1-100)", int("--limit"), 50)
+    .action(action(async (flags, out) => (await commands()).webhooksDeliveries(flags, out)));
+
+  webhooks
+    .command("tail")
+    .description("stream every event as it is emitted, until interrupted")
+    .option("--events <names>", "only these event names (comma-separated)")
+    .action(
+      action(async (flags, out) => {
+        const { webhooksTail } = await import("./commands/webhooks-live.js");
+        await webhooksTail(flags, out);
+      }),
+    );
+
+  webhooks
+    .command("listen")
+    .description("create an endpoint for URL, print each delivery to it live, delete it on exit")
+    .requiredOption("--forward-to <url>", "where deliveries go, e.g. http://localhost:3000/webhooks")
+    .option("--events <names>", "only these event names (comma-separated)")
+    .action(
+      action(async (flags, out) => {
+        const { webhooksListen } = await import("./commands/webhooks-live.js");
+        await webhooksListen(flags as never, out);
+      }),
+    );
+
+  webhooks
+    .command("verify")
+    .description("check a delivery's signature and explain why it does or does not verify")
+    .requiredOption("--secret <secret>", "the endpoint's signing secret (whsec_… included)")
+    .requiredOption("--header <value>", "the X-service-Signature header (t=…,v1=…)")
+    .requiredOption("--body-file <path>", "the raw body, byte for byte")
+    .option("--tolerance <seconds>", "replay window", int("--tolerance"), 300)
+    .option("--at <time>", "check the timestamp against this ISO time instead of now")
+    .action(
+      action(async (flags, out) => {
+        const { webhooksVerify } = await import("./commands/webhooks-verify.js");
+        webhooksVerify(flags as never, out);
+      }),
+    );
+}
