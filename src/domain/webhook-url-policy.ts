@@ -5,6 +5,9 @@ import type { DomainContext } from "./context.js";
 /** How long URL checks at creation wait for DNS before accepting the name as it is (real ms). */
 const CREATE_RESOLVE_TIMEOUT_MS = 3_000;
 
+// A delivery waits for DNS as long as for the receiver; a creation never longer than that either.
+const createResolveTimeout = (ctx: DomainContext) => Math.min(CREATE_RESOLVE_TIMEOUT_MS, ctx.settings.webhookTimeoutMs);
+
 /** The URL policy in force: loopback allowed unless `--strict-urls` (SANDBOX.md section 1). */
 export function urlPolicy(ctx: DomainContext): UrlPolicy {
   return { allowLoopback: !ctx.settings.strictUrls };
@@ -19,13 +22,18 @@ function firstForbidden(addresses: string[], policy: UrlPolicy): string | undefi
   return undefined;
 }
 
-async function resolveWithin(ctx: DomainContext, host: string, ms: number): Promise<string[] | undefined> {
+/** Resolves a host, giving up after `ms` real milliseconds (a stalled resolver never blocks a lane). */
+async function resolveWithin(ctx: DomainContext, host: string, ms: number): Promise<{ addresses: string[] } | { error: string }> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
+  const timeout = new Promise<{ error: string }>((resolve) => {
+    timer = setTimeout(() => resolve({ error: `no answer within ${ms} ms` }), ms);
   });
+  const lookup = ctx.resolveHost(host).then(
+    (addresses) => ({ addresses }),
+    (error: NodeJS.ErrnoException) => ({ error: error.code ?? error.message }),
+  );
   try {
-    return await Promise.race([ctx.resolveHost(host).catch(() => undefined), timeout]);
+    return await Promise.race([lookup, timeout]);
   } finally {
     clearTimeout(timer);
   }
@@ -40,8 +48,8 @@ export async function checkWebhookUrl(ctx: DomainContext, input: string): Promis
   const policy = urlPolicy(ctx);
   const target = parseWebhookUrl(input, policy);
   if (target.isIp || target.isLoopbackName) return target.href;
-  const addresses = await resolveWithin(ctx, target.host, CREATE_RESOLVE_TIMEOUT_MS);
-  const reason = addresses && firstForbidden(addresses, policy);
+  const resolved = await resolveWithin(ctx, target.host, createResolveTimeout(ctx));
+  const reason = "addresses" in resolved ? firstForbidden(resolved.addresses, policy) : undefined;
   if (reason) throw new AppError("invalid_url", 400, `url: ${target.host} resolves to ${reason}; webhook URLs must be public http(s) endpoints`);
   return target.href;
 }
@@ -68,13 +76,9 @@ export async function checkDeliveryTarget(ctx: DomainContext, href: string): Pro
   } catch (error) {
     return { kind: "drop", reason: (error as Error).message.replace(/^url: /, "") };
   }
-  let addresses: string[];
-  try {
-    addresses = await ctx.resolveHost(host);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { kind: "unresolved", error: `cannot resolve ${host}${code ? ` (${code})` : `: ${(error as Error).message}`}` };
-  }
+  const resolved = await resolveWithin(ctx, host, ctx.settings.webhookTimeoutMs);
+  if ("error" in resolved) return { kind: "unresolved", error: `cannot resolve ${host} (${resolved.error})` };
+  const { addresses } = resolved;
   if (addresses.length === 0) return { kind: "unresolved", error: `cannot resolve ${host} (no addresses)` };
   const reason = firstForbidden(addresses, policy);
   return reason ? { kind: "drop", reason: `${host} resolves to ${reason}` } : { kind: "ok" };

@@ -204,3 +204,16 @@ describe("webhook URLs with --strict-urls (spec 4.4 to the letter)", () => {
     expect(posted).toEqual([]);
   });
 });
+
+describe("a resolver that never answers", () => {
+  const t = useSandbox({ resolveHost: () => new Promise<string[]>(() => {}), fetch: fetchStub, settings: { webhookTimeoutMs: 200 } });
+
+  it("is accepted at creation and fails the attempt after the acknowledgement window, to be retried", async () => {
+    posted.length = 0;
+    expect((await create(t, "https://stalled.example.com/hook")).status).toBe(201);
+    const delivery = await deliveryAfterEmit(t);
+    expect(delivery.status).toBe("pending");
+    expect(delivery.attempts[0].error).toBe("cannot resolve stalled.example.com (no answer within 200 ms)");
+    expect(posted).toEqual([]);
+  });
+});
