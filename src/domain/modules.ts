@@ -1,5 +1,7 @@
 import type { EventFanOut } from "./context.js";
 import type { JobHandler } from "./jobs.js";
+import { ACTION_JOB, runActionAttempt } from "./message-actions.js";
+import { messageJobHandlers } from "./message-delivery.js";
 import { runDeliveryAttempt } from "./webhook-attempt.js";
 import { ATTEMPT_JOB, fanOutToWebhooks } from "./webhook-deliveries.js";
 
@@ -9,6 +11,8 @@ import { ATTEMPT_JOB, fanOutToWebhooks } from "./webhook-deliveries.js";
  */
 export const jobHandlers: Record<string, JobHandler> = {
   [ATTEMPT_JOB]: runDeliveryAttempt,
+  ...messageJobHandlers,
+  [ACTION_JOB]: runActionAttempt,
 };
 
 /** Functions run inside every event's transaction, in order. */

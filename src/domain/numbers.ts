@@ -1,6 +1,6 @@
 import { findNumber, listNumbers } from "../store/accounts.js";
 import type { NumbersTable } from "../store/schema.js";
-import type { DomainContext } from "./context.js";
+import { cacheOf, type DomainContext } from "./context.js";
 
 /** A messaging channel. */
 export type Channel = "imessage" | "sms" | "whatsapp";
@@ -66,4 +66,18 @@ export function findAccountNumber(ctx: DomainContext, accountId: string, handle:
 export function findAnyNumber(ctx: DomainContext, handle: string): AccountNumber | undefined {
   const row = findNumber(ctx.db, handle);
   return row ? toAccountNumber(row) : undefined;
+}
+
+/**
+ * Any account's number by handle, remembered until a reset (numbers only change by re-seeding):
+ * the send endpoint and every lifecycle job look numbers up.
+ */
+export function numberByHandle(ctx: DomainContext, handle: string): AccountNumber | undefined {
+  const cache = cacheOf<string, AccountNumber | null>(ctx, "numbers-by-handle");
+  let number = cache.get(handle);
+  if (number === undefined) {
+    number = findAnyNumber(ctx, handle) ?? null;
+    cache.set(handle, number);
+  }
+  return number ?? undefined;
 }

@@ -8,6 +8,10 @@ import { deliveryRoutes } from "./routes/control-deliveries.js";
 import { eventRoutes } from "./routes/control-events.js";
 import { resetRoutes } from "./routes/control-reset.js";
 import { healthRoutes } from "./routes/health.js";
+import { chatRoutes } from "./routes/chats.js";
+import { simulateRoutes } from "./routes/control-simulate.js";
+import { worldRoutes } from "./routes/control-world.js";
+import { messageRoutes } from "./routes/messages.js";
 import { numberRoutes } from "./routes/numbers.js";
 import { webhookRoutes } from "./routes/webhooks.js";
 
@@ -15,7 +19,17 @@ import { webhookRoutes } from "./routes/webhooks.js";
 const controlRoutes: Route[] = [...clockRoutes, ...resetRoutes, ...eventRoutes];
 
 /** Every route of the messaging host: spec 4.1-4.5 under /v1, the control API, health. */
-export const messagingRoutes: Route[] = [...healthRoutes, ...numberRoutes, ...webhookRoutes, ...controlRoutes, ...deliveryRoutes];
+export const messagingRoutes: Route[] = [
+  ...healthRoutes,
+  ...numberRoutes,
+  ...messageRoutes,
+  ...chatRoutes,
+  ...webhookRoutes,
+  ...controlRoutes,
+  ...deliveryRoutes,
+  ...worldRoutes,
+  ...simulateRoutes,
+];
 
 /** Every route of the OTP host: spec 4.6 under /v1, the control API, health. */
 export const otpRoutes: Route[] = [...healthRoutes, ...controlRoutes];

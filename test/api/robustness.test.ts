@@ -44,6 +44,8 @@ describe("bad input never reaches a 5xx (spec section 7, SANDBOX.md section 5)",
 
       it.each(routes.filter((r) => r.path.includes(":")).map((r) => [`${r.method} ${r.path}`, r] as const))("%s refuses odd path params with a 4xx", async (_name, route) => {
         for (const value of PARAMS) {
+          // A real number is a valid value where the param is a handle (contacts, number faults).
+          if (route.path.includes(":handle") && value === "%2B14155550101") continue;
           const res = await call(route.method, fill(route.path, value), { body: route.method === "GET" || route.method === "DELETE" ? undefined : {} });
           expectClientError(res, `${route.method} ${fill(route.path, value).slice(0, 80)}`);
         }

@@ -1,4 +1,108 @@
-/** Rows of the messaging tables (messages, conversations, faults); filled in by the messages issue. */
+/** Rows of the messaging tables: conversations and their participants, messages, actions, faults. */
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface MessagingTables {}
+export interface ConversationsTable {
+  id: string;
+  account_id: string;
+  /** The account's number this thread belongs to. */
+  from_handle: string;
+  /** The contact of a one-to-one thread; null for groups (their members are participants). */
+  remote_handle: string | null;
+  /** `text` (iMessage/SMS share one thread per contact) or `whatsapp`. */
+  service: "text" | "whatsapp";
+  is_group: number;
+  title: string | null;
+  /** The channel of the thread's newest sent or received message; null until one is. */
+  channel: string | null;
+  /** created_at of the newest message: unique, so chats page on it without skips. */
+  last_message_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ConversationParticipantsTable {
+  conversation_id: string;
+  /** A contact's handle; one row for a one-to-one thread, one per member for a group. */
+  handle: string;
+  created_at: number;
+}
+
+export interface MessagesTable {
+  id: string;
+  account_id: string;
+  conversation_id: string;
+  direction: "outbound" | "inbound";
+  status: "queued" | "sent" | "delivered" | "read" | "failed" | "unsent";
+  channel: string | null;
+  /** The account's number (sender of outbound, receiver of inbound): faults and routing use it. */
+  number_handle: string;
+  /** The contact: recipient of outbound, sender of inbound. */
+  remote_handle: string;
+  /** `whatsapp` when the send asked for it; null lets routing pick iMessage or SMS. */
+  requested_channel: string | null;
+  text: string | null;
+  effect: string | null;
+  reply_to: string | null;
+  error: string | null;
+  /** JSON object or null. */
+  metadata: string | null;
+  /** 1 when attachments were claimed (the attachments table holds them); spares a lookup otherwise. */
+  has_attachments: number;
+  voice_memo: number;
+  media_quality: "fit" | "original";
+  /** Send attempts that counted toward the 5 (transient errors). */
+  attempts: number;
+  /** Virtual time of the first send attempt; the 24-hour retry window counts from it. */
+  first_attempt_at: number | null;
+  /** The next offline backoff wait (30 s doubling to 5 min). */
+  backoff_ms: number;
+  /** When the next send attempt is due, while queued. */
+  next_attempt_at: number | null;
+  /** Bumped whenever the status moves outside the job chain (retry, simulate): stale jobs see it and stop. */
+  generation: number;
+  sent_at: number | null;
+  delivered_at: number | null;
+  read_at: number | null;
+  edited_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MessageActionsTable {
+  id: string;
+  account_id: string;
+  message_id: string;
+  kind: "react" | "edit" | "unsend";
+  reaction: string | null;
+  remove: number;
+  text: string | null;
+  /** pending until it lands (`done`) or the retry policy drops it (`dropped`). */
+  status: "pending" | "done" | "dropped";
+  error: string | null;
+  attempts: number;
+  first_attempt_at: number | null;
+  backoff_ms: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NumberFaultsTable {
+  handle: string;
+  offline: number;
+  /** Send attempts left that fail with a transient error. */
+  transient_remaining: number;
+  rate_limited: number;
+  /** Escalation of the rate-limit cool-down: 0 is the first (2 min). */
+  rate_limit_level: number;
+  /** End of the current cool-down; null before the first limited attempt. */
+  rate_limited_until: number | null;
+  relink_required: number;
+  updated_at: number;
+}
+
+export interface MessagingTables {
+  conversations: ConversationsTable;
+  conversation_participants: ConversationParticipantsTable;
+  messages: MessagesTable;
+  message_actions: MessageActionsTable;
+  number_faults: NumberFaultsTable;
+}

@@ -1,0 +1,13 @@
+/** The named reactions (tapbacks) of spec 4.3. */
+export const NAMED_REACTIONS = ["love", "like", "dislike", "laugh", "emphasize", "question"] as const;
+
+const segmenter = new Intl.Segmenter("en", { granularity: "grapheme" });
+// A pictograph, a flag (regional indicator pair) or a keycap (digit + U+20E3).
+const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u;
+
+/** True for a named reaction or exactly one emoji (one grapheme cluster that is an emoji). */
+export function isValidReaction(value: string): boolean {
+  if ((NAMED_REACTIONS as readonly string[]).includes(value)) return true;
+  const graphemes = [...segmenter.segment(value)];
+  return graphemes.length === 1 && EMOJI.test(value);
+}

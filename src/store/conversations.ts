@@ -1,0 +1,98 @@
+import type { Selectable } from "kysely";
+import { compileOnce } from "./compiled-query.js";
+import type { Db } from "./database.js";
+import type { ConversationsTable } from "./schema.js";
+
+/** A conversation row as read back. */
+export type ConversationRow = Selectable<ConversationsTable>;
+
+const oneToOne = compileOnce<[string, string, string, string], ConversationRow>((q, arg) =>
+  q
+    .selectFrom("conversations")
+    .selectAll()
+    .where("account_id", "=", arg(0))
+    .where("from_handle", "=", arg(1))
+    .where("remote_handle", "=", arg(2))
+    .where("service", "=", arg(3))
+    .where("is_group", "=", 0),
+);
+
+/** The one-to-one thread between an account's number and a contact on a service, if any. */
+export function findOneToOne(
+  db: Db,
+  accountId: string,
+  fromHandle: string,
+  remoteHandle: string,
+  service: ConversationsTable["service"],
+): ConversationRow | undefined {
+  return db.first(oneToOne(accountId, fromHandle, remoteHandle, service));
+}
+
+/** The one-to-one threads between a number and a contact, newest activity first. */
+export function listOneToOnes(db: Db, accountId: string, fromHandle: string, remoteHandle: string): ConversationRow[] {
+  return db.all(
+    db.q
+      .selectFrom("conversations")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("from_handle", "=", fromHandle)
+      .where("remote_handle", "=", remoteHandle)
+      .where("is_group", "=", 0)
+      .orderBy("last_message_at", "desc"),
+  );
+}
+
+const byAccountAndId = compileOnce<[string, string], ConversationRow>((q, arg) =>
+  q.selectFrom("conversations").selectAll().where("id", "=", arg(0)).where("account_id", "=", arg(1)),
+);
+
+/** The account's conversation with this id. */
+export function findAccountConversation(db: Db, accountId: string, id: string): ConversationRow | undefined {
+  return db.first(byAccountAndId(id, accountId));
+}
+
+/** Inserts a conversation with its participants. */
+export function insertConversation(db: Db, row: ConversationsTable, participants: string[]): void {
+  db.run(db.q.insertInto("conversations").values(row));
+  for (const handle of participants) {
+    db.run(db.q.insertInto("conversation_participants").values({ conversation_id: row.id, handle, created_at: row.created_at }));
+  }
+}
+
+const touch = compileOnce<[number, number, string], unknown>((q, arg) =>
+  q.updateTable("conversations").set({ last_message_at: arg(0), updated_at: arg(1) }).where("id", "=", arg(2)),
+);
+
+/** Records a new newest message in a thread. */
+export function touchConversation(db: Db, id: string, lastMessageAt: number): void {
+  db.run(touch(lastMessageAt, lastMessageAt, id));
+}
+
+const channelUpdate = compileOnce<[string, string], unknown>((q, arg) =>
+  q.updateTable("conversations").set({ channel: arg(0) }).where("id", "=", arg(1)),
+);
+
+/** Records the channel a thread's latest message went over. */
+export function setConversationChannel(db: Db, id: string, channel: string): void {
+  db.run(channelUpdate(channel, id));
+}
+
+/** True when a handle takes part in a conversation. */
+export function isParticipant(db: Db, conversationId: string, handle: string): boolean {
+  return (
+    db.first(
+      db.q
+        .selectFrom("conversation_participants")
+        .select("handle")
+        .where("conversation_id", "=", conversationId)
+        .where("handle", "=", handle),
+    ) !== undefined
+  );
+}
+
+/** The account's conversations, newest activity first, before a last_message_at cursor. */
+export function listConversationRows(db: Db, accountId: string, options: { before?: number; limit: number }): ConversationRow[] {
+  let query = db.q.selectFrom("conversations").selectAll().where("account_id", "=", accountId);
+  if (options.before !== undefined) query = query.where("last_message_at", "<", options.before);
+  return db.all(query.orderBy("last_message_at", "desc").limit(options.limit));
+}

@@ -1,0 +1,26 @@
+import type { Selectable, Updateable } from "kysely";
+import type { Db } from "./database.js";
+import type { MessageActionsTable } from "./schema.js";
+
+/** A pending or finished react/edit/unsend as read back. */
+export type MessageActionRow = Selectable<MessageActionsTable>;
+
+/** Inserts an action. */
+export function insertMessageAction(db: Db, row: MessageActionsTable): void {
+  db.run(db.q.insertInto("message_actions").values(row));
+}
+
+/** An action by id. */
+export function findMessageAction(db: Db, id: string): MessageActionRow | undefined {
+  return db.first(db.q.selectFrom("message_actions").selectAll().where("id", "=", id));
+}
+
+/** Applies changes to an action. */
+export function updateMessageAction(db: Db, id: string, changes: Updateable<MessageActionsTable>): void {
+  db.run(db.q.updateTable("message_actions").set(changes).where("id", "=", id));
+}
+
+/** A message's actions, oldest first. */
+export function listMessageActions(db: Db, messageId: string): MessageActionRow[] {
+  return db.all(db.q.selectFrom("message_actions").selectAll().where("message_id", "=", messageId).orderBy("created_at"));
+}

@@ -1,0 +1,101 @@
+import type { Selectable, Updateable } from "kysely";
+import { compileOnce } from "./compiled-query.js";
+import type { Db } from "./database.js";
+import type { MessagesTable } from "./schema.js";
+
+/** A message row as read back. */
+export type MessageRow = Selectable<MessagesTable>;
+
+/** Changes to a message row. */
+export type MessageChanges = Updateable<MessagesTable>;
+
+const COLUMNS = [
+  "id", "account_id", "conversation_id", "direction", "status", "channel", "number_handle", "remote_handle",
+  "requested_channel", "text", "effect", "reply_to", "error", "metadata", "has_attachments", "voice_memo",
+  "media_quality", "attempts", "first_attempt_at", "backoff_ms", "next_attempt_at", "generation", "sent_at",
+  "delivered_at", "read_at", "edited_at", "created_at", "updated_at",
+] as const satisfies readonly (keyof MessagesTable)[];
+
+const insertQuery = compileOnce<unknown[], unknown>((q, arg) =>
+  q.insertInto("messages").values(Object.fromEntries(COLUMNS.map((column, i) => [column, arg(i)])) as MessagesTable),
+);
+
+/** Inserts a message (the send endpoint's hot path: SQL compiled once). */
+export function insertMessage(db: Db, row: MessagesTable): void {
+  db.run(insertQuery(...COLUMNS.map((column) => row[column])));
+}
+
+const byId = compileOnce<[string], MessageRow>((q, arg) => q.selectFrom("messages").selectAll().where("id", "=", arg(0)));
+
+/** A message by id, whichever account owns it (jobs). */
+export function findMessageById(db: Db, id: string): MessageRow | undefined {
+  return db.first(byId(id));
+}
+
+const byAccountAndId = compileOnce<[string, string], MessageRow>((q, arg) =>
+  q.selectFrom("messages").selectAll().where("id", "=", arg(0)).where("account_id", "=", arg(1)),
+);
+
+/** The account's message with this id. */
+export function findAccountMessage(db: Db, accountId: string, id: string): MessageRow | undefined {
+  return db.first(byAccountAndId(id, accountId));
+}
+
+/** Applies changes to a message. */
+export function updateMessage(db: Db, id: string, changes: MessageChanges): void {
+  db.run(db.q.updateTable("messages").set(changes).where("id", "=", id));
+}
+
+const statusUpdate = compileOnce<[string, number, number, string], unknown>((q, arg) =>
+  q.updateTable("messages").set({ status: arg(0), updated_at: arg(1), next_attempt_at: null }).where("id", "=", arg(3)),
+);
+
+/** Moves the status only (the common lifecycle step), with its timestamp column. */
+export function updateMessageStatus(
+  db: Db,
+  id: string,
+  status: MessageRow["status"],
+  at: number,
+  stamp: "sent_at" | "delivered_at" | "read_at" | null,
+): void {
+  if (stamp === null) {
+    db.run(statusUpdate(status, at, at, id));
+    return;
+  }
+  db.run(stampedUpdates[stamp](status, at, at, id));
+}
+
+const stamped = (column: "sent_at" | "delivered_at" | "read_at") =>
+  compileOnce<[string, number, number, string], unknown>((q, arg) =>
+    q.updateTable("messages").set({ status: arg(0), updated_at: arg(1), [column]: arg(2), next_attempt_at: null }).where("id", "=", arg(3)),
+  );
+const stampedUpdates = { sent_at: stamped("sent_at"), delivered_at: stamped("delivered_at"), read_at: stamped("read_at") };
+
+/** The account's messages, newest first, optionally in one conversation and before a created_at. */
+export function listMessageRows(
+  db: Db,
+  accountId: string,
+  options: { conversationId?: string; before?: number; limit: number },
+): MessageRow[] {
+  let query = db.q.selectFrom("messages").selectAll();
+  query = options.conversationId
+    ? query.where("conversation_id", "=", options.conversationId)
+    : query.where("account_id", "=", accountId);
+  if (options.before !== undefined) query = query.where("created_at", "<", options.before);
+  return db.all(query.orderBy("created_at", "desc").limit(options.limit));
+}
+
+const inboundOnRecord = compileOnce<[string, string], { id: string }>((q, arg) =>
+  q
+    .selectFrom("messages")
+    .select("id")
+    .where("number_handle", "=", arg(0))
+    .where("remote_handle", "=", arg(1))
+    .where("direction", "=", "inbound")
+    .limit(1),
+);
+
+/** True when the contact has ever sent a message to this number (the Android rule). */
+export function hasInboundFrom(db: Db, numberHandle: string, remoteHandle: string): boolean {
+  return db.first(inboundOnRecord(numberHandle, remoteHandle)) !== undefined;
+}
