@@ -1,0 +1,322 @@
+import { describe, expect, it } from "vitest";
+import {
+  ANDROID,
+  deliveredIMessage,
+  events,
+  eventTypes,
+  inbound,
+  IPHONE,
+  MAGIC,
+  MAIN,
+  message,
+  resetBeforeEach,
+  SALES,
+  send,
+  setContact,
+  statusOf,
+  SUPPORT,
+} from "../helpers/messages.js";
+import { useSandbox } from "../helpers/sandbox.js";
+
+describe("simulate inbound (SANDBOX.md section 6): a contact writes one-to-one", () => {
+  const t = useSandbox();
+  resetBeforeEach(t);
+
+  it("records an iMessage with metadata.sender_handle and fires message.received", async () => {
+    const received = await inbound(t, { from: IPHONE, to: MAIN, text: "hey" });
+    expect(received).toMatchObject({
+      direction: "inbound",
+      status: "delivered",
+      channel: "imessage",
+      text: "hey",
+      metadata: { sender_handle: IPHONE },
+      attachments: [],
+    });
+    const [payload] = await events(t, received.id);
+    expect(payload).toEqual({
+      type: "message.received",
+      conversation_id: received.conversation_id,
+      message_id: received.id,
+      from: IPHONE,
+      to: MAIN,
+      text: "hey",
+      channel: "imessage",
+      has_attachments: false,
+      created_at: received.created_at,
+      metadata: { sender_handle: IPHONE },
+    });
+  });
+
+  it("arrives over SMS from a contact not on iMessage", async () => {
+    const received = await inbound(t, { from: ANDROID });
+    expect(received.channel).toBe("sms");
+  });
+
+  it("records WhatsApp senders as E.164 in from and as a JID in metadata.sender_jid", async () => {
+    const received = await inbound(t, { from: IPHONE, to: SUPPORT });
+    expect(received).toMatchObject({ channel: "whatsapp", metadata: { sender_jid: "14155550191@s.whatsapp.net" } });
+    const [payload] = await events(t, received.id);
+    expect(payload).toMatchObject({ from: IPHONE, to: SUPPORT, channel: "whatsapp", metadata: { sender_jid: "14155550191@s.whatsapp.net" } });
+  });
+
+  it("takes an explicit channel, and keeps WhatsApp and iMessage threads apart", async () => {
+    const text = await inbound(t, { to: SALES, channel: "sms" });
+    const whatsapp = await inbound(t, { to: SALES, channel: "whatsapp" });
+    expect([text.channel, whatsapp.channel]).toEqual(["sms", "whatsapp"]);
+    expect(text.conversation_id).not.toBe(whatsapp.conversation_id);
+  });
+
+  it("lands in the thread an outbound message started", async () => {
+    const sent = await send(t, {});
+    const received = await inbound(t, {});
+    expect(received.conversation_id).toBe(sent.conversation_id);
+  });
+
+  it.each([
+    [{ to: "+14155550199" }, /^to: /],
+    [{ from: "+15555550100" }, /^from: /],
+    [{ to: MAIN, channel: "whatsapp" }, /^channel: /],
+    [{ from: ANDROID, to: SALES, channel: "whatsapp" }, /not on WhatsApp/],
+    [{ from: ANDROID, channel: "imessage" }, /not registered with iMessage/],
+    [{ text: "" }, /^text: /],
+    [{ channel: "telegram" }, /^channel: /],
+  ])("refuses %j with 400 invalid_request", async (body, text) => {
+    const res = await t.api("POST", "/sandbox/v1/simulate/inbound", { body: { from: IPHONE, to: MAIN, text: "x", ...body } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(text) });
+    expect((await t.api("GET", "/v1/messages")).body.data).toEqual([]);
+  });
+});
+
+describe("simulate delivered | read | fail (SANDBOX.md section 5): forward only, every event in order", () => {
+  const t = useSandbox();
+  resetBeforeEach(t);
+  const force = (id: string, what: string, body?: unknown) => t.api("POST", `/sandbox/v1/messages/${id}/${what}`, { body });
+
+  it("moves a queued message to delivered, firing sent then delivered, with the channel resolved", async () => {
+    await setContact(t, IPHONE, { read_receipts: false });
+    const sent = await send(t, {});
+    const res = await force(sent.id, "delivered");
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "delivered", channel: "imessage", sent_at: expect.any(String), delivered_at: expect.any(String) });
+    expect(await eventTypes(t, sent.id)).toEqual(["message.sent", "message.delivered"]);
+    // The old queue jobs are stale: nothing fires twice.
+    await t.advance(10_000);
+    expect(await eventTypes(t, sent.id)).toEqual(["message.sent", "message.delivered"]);
+  });
+
+  it("moves a queued message to read through sent and delivered", async () => {
+    const sent = await send(t, {});
+    expect((await force(sent.id, "read")).body.data.status).toBe("read");
+    expect(await eventTypes(t, sent.id)).toEqual(["message.sent", "message.delivered", "message.read"]);
+  });
+
+  it("delivers to an unreachable contact and to an Android contact when forced", async () => {
+    const unreachable = await send(t, { to: MAGIC.unreachable });
+    await t.advance(200);
+    expect((await force(unreachable.id, "delivered")).body.data.status).toBe("delivered");
+    const android = await send(t, { to: ANDROID });
+    expect((await force(android.id, "delivered")).body.data).toMatchObject({ status: "delivered", channel: "sms" });
+  });
+
+  it("lets the lifecycle go on after the forced state: read 2 s after a forced delivery", async () => {
+    const sent = await send(t, {});
+    await force(sent.id, "delivered");
+    await t.advance(2_000);
+    expect(await statusOf(t, sent.id)).toBe("read");
+  });
+
+  it.each([
+    ["delivered", "delivered"],
+    ["delivered", "read"],
+    ["read", "read"],
+  ])("refuses %s on a %s message (staying or backwards) with 409 invalid_state", async (what, reached) => {
+    const sent = await send(t, {});
+    await force(sent.id, reached);
+    const res = await force(sent.id, what);
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe("invalid_state");
+    expect(await statusOf(t, sent.id)).toBe(reached);
+  });
+
+  it("refuses to move a failed or unsent message with 409", async () => {
+    const failed = await send(t, { to: ANDROID });
+    await t.advance(200);
+    expect((await force(failed.id, "delivered")).status).toBe(409);
+    const delivered = await deliveredIMessage(t);
+    await t.api("POST", `/v1/messages/${delivered.id}/unsend`);
+    await t.advance(200);
+    expect((await force(delivered.id, "read")).status).toBe(409);
+  });
+
+  it("fails a queued message with the given error and message.failed; the queue then leaves it alone", async () => {
+    const sent = await send(t, {});
+    const res = await force(sent.id, "fail", { error: "carrier said no" });
+    expect(res.body.data).toMatchObject({ status: "failed", error: "carrier said no", channel: null });
+    await t.advance(10_000);
+    expect(await eventTypes(t, sent.id)).toEqual(["message.failed"]);
+    const [payload] = await events(t, sent.id);
+    expect(payload).toMatchObject({ error: "carrier said no", status: "failed" });
+  });
+
+  it("fails with a default error, and refuses a delivered message with 409", async () => {
+    const sent = await send(t, {});
+    expect((await force(sent.id, "fail")).body.data.error).toMatch(/Simulated failure/);
+    const delivered = await deliveredIMessage(t);
+    expect((await force(delivered.id, "fail")).status).toBe(409);
+  });
+
+  it("refuses inbound messages with 409 and unknown ids with 404", async () => {
+    const received = await inbound(t, {});
+    expect((await force(received.id, "read")).status).toBe(409);
+    expect((await force("7d0c8a3e-1111-4111-8111-111111111111", "read")).status).toBe(404);
+  });
+});
+
+describe("simulate reaction | typing | edit: contact activity", () => {
+  const t = useSandbox();
+  resetBeforeEach(t);
+
+  it("fires message.reaction with the reacted-to message_id, reaction, removed and from", async () => {
+    const delivered = await deliveredIMessage(t);
+    const res = await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: delivered.id, from: IPHONE, reaction: "😂" } });
+    expect(res.status).toBe(200);
+    await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: delivered.id, from: IPHONE, reaction: "😂", remove: true } });
+    const reactions = (await events(t, delivered.id)).filter((e) => e.type === "message.reaction");
+    expect(reactions).toEqual([
+      { type: "message.reaction", message_id: delivered.id, conversation_id: delivered.conversation_id, reaction: "😂", removed: false, from: IPHONE },
+      { type: "message.reaction", message_id: delivered.id, conversation_id: delivered.conversation_id, reaction: "😂", removed: true, from: IPHONE },
+    ]);
+  });
+
+  it("refuses a reaction from someone outside the thread (400), before delivery or on SMS (409), to an unknown id (400)", async () => {
+    const delivered = await deliveredIMessage(t);
+    const outsider = await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: delivered.id, from: "+14155550150", reaction: "like" } });
+    expect(outsider.status).toBe(400);
+    const queued = await send(t, {});
+    expect((await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: queued.id, from: IPHONE, reaction: "like" } })).status).toBe(409);
+    const sms = await send(t, { to: MAGIC.noIMessage });
+    await t.advance(700);
+    expect((await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: sms.id, from: MAGIC.noIMessage, reaction: "like" } })).status).toBe(409);
+    const unknown = await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: "7d0c8a3e-1111-4111-8111-111111111111", from: IPHONE, reaction: "like" } });
+    expect(unknown.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^message_id: /) });
+  });
+
+  it("fires conversation.typing with conversation_id, typing and from", async () => {
+    const received = await inbound(t, {});
+    const res = await t.api("POST", "/sandbox/v1/simulate/typing", { body: { from: IPHONE, to: MAIN } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.id).toBe(received.conversation_id);
+    await t.api("POST", "/sandbox/v1/simulate/typing", { body: { from: IPHONE, to: MAIN, typing: false } });
+    const typing = (await events(t)).filter((e) => e.type === "conversation.typing");
+    expect(typing).toEqual([
+      { type: "conversation.typing", conversation_id: received.conversation_id, typing: true, from: IPHONE },
+      { type: "conversation.typing", conversation_id: received.conversation_id, typing: false, from: IPHONE },
+    ]);
+  });
+
+  it("refuses typing on an SMS thread or without a thread with 409", async () => {
+    await inbound(t, { from: ANDROID });
+    expect((await t.api("POST", "/sandbox/v1/simulate/typing", { body: { from: ANDROID, to: MAIN } })).status).toBe(409);
+    expect((await t.api("POST", "/sandbox/v1/simulate/typing", { body: { from: "+14155550150", to: MAIN } })).status).toBe(409);
+  });
+
+  it("edits the contact's own message and fires message.edited", async () => {
+    const received = await inbound(t, { text: "teh" });
+    const res = await t.api("POST", "/sandbox/v1/simulate/edit", { body: { message_id: received.id, text: "the" } });
+    expect(res.body.data).toMatchObject({ text: "the", edited_at: expect.any(String) });
+    expect((await message(t, received.id)).text).toBe("the");
+    const edited = (await events(t, received.id)).find((e) => e.type === "message.edited");
+    expect(edited).toEqual({ type: "message.edited", conversation_id: received.conversation_id, message_id: received.id, text: "the", edited_at: res.body.data.edited_at });
+  });
+
+  it("refuses a contact's edit of an account message or of an SMS with 409", async () => {
+    const sent = await send(t, {});
+    expect((await t.api("POST", "/sandbox/v1/simulate/edit", { body: { message_id: sent.id, text: "x" } })).status).toBe(409);
+    const sms = await inbound(t, { from: ANDROID });
+    expect((await t.api("POST", "/sandbox/v1/simulate/edit", { body: { message_id: sms.id, text: "x" } })).status).toBe(409);
+  });
+});
+
+describe("contacts (SANDBOX.md section 3): profiles decide routing", () => {
+  const t = useSandbox();
+  resetBeforeEach(t);
+
+  it("lists the fixture's contacts, then the magic numbers with what they are for", async () => {
+    const res = await t.api("GET", "/sandbox/v1/contacts");
+    expect(res.body.has_more).toBe(false);
+    const contacts = res.body.data;
+    expect(contacts[0]).toEqual({ handle: IPHONE, imessage: true, platform: "ios", whatsapp: true, reachable: true, read_receipts: true, source: "contact" });
+    expect(contacts[1]).toMatchObject({ handle: ANDROID, imessage: false, platform: "android", whatsapp: false });
+    expect(contacts.find((c: any) => c.handle === MAGIC.unreachable)).toMatchObject({ source: "magic", reachable: false, description: expect.any(String) });
+  });
+
+  it("shows the default profile for an unknown number, and iMessage for an email", async () => {
+    const unknown = (await t.api("GET", "/sandbox/v1/contacts/%2B14155550150")).body.data;
+    expect(unknown).toEqual({ handle: "+14155550150", imessage: true, platform: "ios", whatsapp: true, reachable: true, read_receipts: true, source: "default" });
+    const email = (await t.api("GET", "/sandbox/v1/contacts/a%40example.com")).body.data;
+    expect(email).toMatchObject({ imessage: true, whatsapp: false });
+  });
+
+  it("sets part of a profile, keeping the rest; Android turns iMessage off unless told", async () => {
+    const set = await setContact(t, "+14155550150", { platform: "android" });
+    expect(set).toMatchObject({ handle: "+14155550150", platform: "android", imessage: false, whatsapp: true, source: "contact" });
+    const magic = await setContact(t, MAGIC.unreachable, { reachable: true });
+    expect(magic).toMatchObject({ reachable: true, source: "contact" });
+  });
+
+  it.each([
+    ["an invalid handle", "%2B15555550100", {}],
+    ["a wrong type", "%2B14155550150", { imessage: "yes" }],
+    ["an unknown trait", "%2B14155550150", { telepathy: true }],
+    ["an Android email", "a%40example.com", { platform: "android" }],
+  ])("refuses %s with 400 invalid_request", async (_name, handle, body) => {
+    const res = await t.api("PATCH", `/sandbox/v1/contacts/${handle}`, { body });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("invalid_request");
+  });
+});
+
+describe("faults control API (SANDBOX.md section 3)", () => {
+  const t = useSandbox();
+  resetBeforeEach(t);
+  const path = (handle: string) => `/sandbox/v1/numbers/${encodeURIComponent(handle)}/faults`;
+
+  it("shows a number with no faults", async () => {
+    expect((await t.api("GET", path(MAIN))).body.data).toEqual({
+      handle: MAIN,
+      status: "online",
+      offline: false,
+      transient_remaining: 0,
+      rate_limited: false,
+      rate_limit_level: 0,
+      rate_limited_until: null,
+      relink_required: false,
+    });
+  });
+
+  it("takes the number without its + as well", async () => {
+    expect((await t.api("GET", "/sandbox/v1/numbers/14155550101/faults")).body.data.handle).toBe(MAIN);
+  });
+
+  it("defaults transient to one error", async () => {
+    expect((await t.api("POST", path(MAIN), { body: { fault: "transient" } })).body.data.transient_remaining).toBe(1);
+  });
+
+  it.each([
+    [{ fault: "offline", count: 2 }, /^count: /],
+    [{ fault: "offline", off: true }, /^off: /],
+    [{ fault: "transient", count: -1 }, /^count: /],
+    [{ fault: "melted" }, /^fault: /],
+    [{}, /^fault: /],
+  ])("refuses %j with 400", async (body, text) => {
+    const res = await t.api("POST", path(MAIN), { body });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(text);
+  });
+
+  it("answers 404 for a number the account does not own", async () => {
+    expect((await t.api("GET", path("+14155550199"))).status).toBe(404);
+    expect((await t.api("POST", path("+14155550199"), { body: { fault: "offline" } })).status).toBe(404);
+  });
+});
