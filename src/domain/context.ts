@@ -1,6 +1,5 @@
 import type { Clock } from "../lib/clock.js";
 import type { IdSource } from "../lib/ids.js";
-import { readClockState, saveLastRecordMs } from "../store/clock-state.js";
 import type { Db } from "../store/database.js";
 import type { EmittedEvent } from "./events.js";
 import type { Settings } from "./settings.js";
@@ -51,7 +50,9 @@ export interface ContextOptions {
 /** Builds the domain context over an open database and a clock. */
 export function createContext(options: ContextOptions): DomainContext {
   const { db, clock } = options;
-  let lastRecordMs = readClockState(db)?.last_record_ms ?? 0;
+  // Kept in memory only: writing it on every record cost a row update per request. At start
+  // the newest timestamp on record is found again, so a restart never reuses a millisecond.
+  let lastRecordMs = db.maxOfColumns(["created_at", "updated_at", "last_record_ms"]);
   const signals: DomainSignals = { jobScheduled() {}, eventAppended() {} };
   return {
     db,
@@ -68,7 +69,6 @@ export function createContext(options: ContextOptions): DomainContext {
       // SANDBOX.md section 5: a record that would share a millisecond with the previous one
       // takes the next millisecond, so `before` cursors never skip or repeat.
       lastRecordMs = Math.max(clock.now(), lastRecordMs + 1);
-      saveLastRecordMs(db, lastRecordMs);
       return lastRecordMs;
     },
   };

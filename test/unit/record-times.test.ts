@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createContext } from "../../src/domain/context.js";
+import { setContactProfile } from "../../src/domain/contacts.js";
 import { defaultSettings } from "../../src/domain/settings.js";
 import { cryptoIds } from "../../src/lib/ids.js";
 import { manualClock, openClock } from "../../src/scheduler/clock.js";
@@ -20,8 +21,8 @@ describe("record timestamps (SANDBOX.md section 5)", () => {
   it("stay increasing across a restart of the same database", async () => {
     const db = await openDatabase(":memory:");
     const first = createContext({ db, clock: openClock(db, "manual", 5_000), ids: cryptoIds(), settings: defaultSettings, resolveHost: async () => [] });
-    first.recordTime();
-    first.recordTime();
+    setContactProfile(first, "+14155550191", {});
+    setContactProfile(first, "+14155550192", {});
     const again = createContext({ db, clock: manualClock(db, 5_000), ids: cryptoIds(), settings: defaultSettings, resolveHost: async () => [] });
     expect(again.recordTime()).toBe(5_002);
     db.close();
