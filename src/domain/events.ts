@@ -48,7 +48,7 @@ export function emitEvent(
   const seq = insertEvent(ctx.db, { id, account_id: accountId, type, payload: JSON.stringify(payload), created_at: createdAt });
   const event: EmittedEvent = { seq, id, accountId, type, payload, createdAt };
   for (const fanOut of ctx.fanOut) fanOut(ctx, event);
-  // Listeners read what was committed: the transaction is synchronous, so it has ended by then.
-  queueMicrotask(() => ctx.signals.eventAppended(event));
+  // Live listeners (tail, wait, the event stream) hear of it once it is committed.
+  ctx.db.afterCommit(() => ctx.signals.eventAppended(event));
   return event;
 }

@@ -102,6 +102,8 @@ export function createHostApp(options: HostAppOptions): H3 {
       const account = route.auth === false ? undefined : authenticate(ctx, event.req.headers.get("authorization"), options.keyKind);
       const request = apiRequest(event, options, account);
       const result = await route.handler(request);
+      // Answer only once the writes are committed: what was acknowledged survives a crash.
+      await ctx.db.committed();
       return result instanceof Response || result instanceof HTTPResponse ? result : toReplyResponse(event, result);
     });
   }
