@@ -1,3 +1,4 @@
+import { compileOnce } from "./compiled-query.js";
 import type { Db } from "./database.js";
 import type { Insertable, Selectable } from "kysely";
 import type { EventsTable } from "./schema.js";
@@ -5,9 +6,13 @@ import type { EventsTable } from "./schema.js";
 /** An event row as read back. */
 export type EventRow = Selectable<EventsTable>;
 
+const insertEventQuery = compileOnce((q, arg) =>
+  q.insertInto("events").values({ id: arg(0), account_id: arg(1), type: arg(2), payload: arg(3), created_at: arg(4) }),
+);
+
 /** Appends an event to the outbox; returns its sequence number. */
 export function insertEvent(db: Db, row: Insertable<EventsTable>): number {
-  return db.run(db.q.insertInto("events").values(row)).lastInsertRowid;
+  return db.run(insertEventQuery(row.id, row.account_id, row.type, row.payload, row.created_at)).lastInsertRowid;
 }
 
 /** Events after a sequence number, oldest first; optionally one account's only. */

@@ -1,3 +1,4 @@
+import { compileOnce } from "./compiled-query.js";
 import type { Db } from "./database.js";
 import type { Selectable } from "kysely";
 import type { JobsTable } from "./schema.js";
@@ -14,34 +15,41 @@ export interface NewJob {
   created_at: number;
 }
 
+// The scheduler's queries run once or twice per job: compiled once (kysely costs a lot per call).
+const insertJobQuery = compileOnce((q, arg) =>
+  q.insertInto("jobs").values({
+    kind: arg(0),
+    payload: arg(1),
+    due_at: arg(2),
+    lane: arg(3),
+    status: "pending",
+    attempts: 0,
+    last_error: null,
+    created_at: arg(4),
+  }),
+);
+
+const dueJobsQuery = compileOnce<[number, number], JobRow>((q, arg) =>
+  q
+    .selectFrom("jobs")
+    .selectAll()
+    .where("status", "=", "pending")
+    .where("due_at", "<=", arg(0))
+    .orderBy("due_at")
+    .orderBy("id")
+    .limit(arg(1)),
+);
+
+const deleteJobQuery = compileOnce<[number], unknown>((q, arg) => q.deleteFrom("jobs").where("id", "=", arg(0)));
+
 /** Persists a pending job; returns its id. */
 export function insertJob(db: Db, job: NewJob): number {
-  return db.run(
-    db.q.insertInto("jobs").values({
-      kind: job.kind,
-      payload: JSON.stringify(job.payload ?? null),
-      due_at: job.due_at,
-      lane: job.lane ?? null,
-      status: "pending",
-      attempts: 0,
-      last_error: null,
-      created_at: job.created_at,
-    }),
-  ).lastInsertRowid;
+  return db.run(insertJobQuery(job.kind, JSON.stringify(job.payload ?? null), job.due_at, job.lane ?? null, job.created_at)).lastInsertRowid;
 }
 
 /** Pending jobs due at or before `at`, in due order (ties in scheduling order). */
 export function listDueJobs(db: Db, at: number, limit: number): JobRow[] {
-  return db.all(
-    db.q
-      .selectFrom("jobs")
-      .selectAll()
-      .where("status", "=", "pending")
-      .where("due_at", "<=", at)
-      .orderBy("due_at")
-      .orderBy("id")
-      .limit(limit),
-  );
+  return db.all(dueJobsQuery(at, limit));
 }
 
 /** The earliest due time among pending jobs, or undefined. */
@@ -59,7 +67,7 @@ export function markJobRunning(db: Db, id: number): void {
 
 /** Removes a finished job. */
 export function deleteJob(db: Db, id: number): void {
-  db.run(db.q.deleteFrom("jobs").where("id", "=", id));
+  db.run(deleteJobQuery(id));
 }
 
 /** Records a job that threw: kept with its error, not run again. */
