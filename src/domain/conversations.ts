@@ -67,6 +67,7 @@ export function threadForMessage(
     is_group: 0,
     title: null,
     channel: null,
+    inbound_at: null,
     last_message_at: at,
     created_at: at,
     updated_at: at,

@@ -1,6 +1,6 @@
 import { invalidRequest } from "../lib/app-error.js";
 import { parseHandleMemo } from "../lib/handle-memo.js";
-import { hasInboundFrom } from "../store/messages.js";
+import { hasInboundFrom } from "../store/conversations.js";
 import { contactProfile, type ContactProfile } from "./contacts.js";
 import type { DomainContext } from "./context.js";
 import type { AccountNumber, Channel } from "./numbers.js";
@@ -55,7 +55,7 @@ export function routeOutbound(ctx: DomainContext, number: AccountNumber, profile
   } else {
     return { error: `${profile.handle} is not registered with iMessage and ${number.handle} does not serve SMS` };
   }
-  if (profile.platform === "android" && !hasInboundFrom(ctx.db, number.handle, profile.handle)) {
+  if (profile.platform === "android" && !hasInboundFrom(ctx.db, number.accountId, number.handle, profile.handle)) {
     return {
       error:
         `${profile.handle} is an Android phone that has never messaged ${number.handle}: ` +

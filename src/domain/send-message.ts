@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { AppError, invalidRequest } from "../lib/app-error.js";
-import { normalizePhone } from "../lib/handles.js";
+import { parseHandleMemo } from "../lib/handle-memo.js";
 import { isUuid } from "../lib/ids.js";
+import { timeOrderedUuid } from "../lib/time-ordered-id.js";
 import { parseInput } from "../lib/validation.js";
 import { findIdempotentResource, saveIdempotencyKey } from "../store/idempotency.js";
 import { findAccountMessage, insertMessage } from "../store/messages.js";
@@ -69,8 +70,8 @@ function destinationOf(ctx: DomainContext, accountId: string, body: z.output<typ
   if (body.to == null) throw invalidRequest("to: required (with from_handle) unless conversation_id is set");
   if (body.from_handle == null) throw invalidRequest("from_handle: required with to");
   const to = requireHandle(body.to, "to");
-  const fromHandle = normalizePhone(body.from_handle);
-  const number = fromHandle ? numberByHandle(ctx, fromHandle) : undefined;
+  const fromHandle = parseHandleMemo(body.from_handle);
+  const number = fromHandle?.kind === "phone" ? numberByHandle(ctx, fromHandle.value) : undefined;
   if (!number || number.accountId !== accountId) {
     throw new AppError("invalid_from_handle", 400, `from_handle: ${body.from_handle} is not one of this account's numbers`);
   }
@@ -115,7 +116,7 @@ export function sendMessage(ctx: DomainContext, accountId: string, input: unknow
       if (!target) throw invalidRequest(`reply_to: no message ${body.reply_to} in this account`);
       if (target.conversation_id !== thread.id) throw invalidRequest("reply_to: that message is in another conversation");
     }
-    const id = ctx.ids.uuid();
+    const id = timeOrderedUuid(ctx.ids, createdAt);
     if (attachmentIds.length > 0) messageAttachments.claim(ctx, accountId, attachmentIds, id);
     // MESSAGE_TRANSITIONS.accepted: queued, channel null, first attempt after the send latency.
     const dueAt = now + ctx.settings.sendLatencyMs;

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { invalidRequest } from "../lib/app-error.js";
 import { normalizePhone } from "../lib/handles.js";
+import { timeOrderedUuid } from "../lib/time-ordered-id.js";
 import { parseInput } from "../lib/validation.js";
-import { setConversationChannel } from "../store/conversations.js";
+import { markInbound } from "../store/conversations.js";
 import { insertMessage } from "../store/messages.js";
 import type { MessagesTable } from "../store/schema.js";
 import { contactProfile } from "./contacts.js";
@@ -45,10 +46,10 @@ export function simulateInbound(ctx: DomainContext, accountId: string, input: un
   return ctx.db.transaction(() => {
     const createdAt = ctx.recordTime();
     const thread = threadForMessage(ctx, accountId, number.handle, from, serviceOf(channel), createdAt);
-    setConversationChannel(ctx.db, thread.id, channel);
+    markInbound(ctx.db, thread.id, channel, createdAt);
     const metadata = channel === "whatsapp" ? { sender_jid: whatsappJid(from) } : { sender_handle: from };
     const row: MessagesTable = {
-      id: ctx.ids.uuid(),
+      id: timeOrderedUuid(ctx.ids, createdAt),
       account_id: accountId,
       conversation_id: thread.id,
       direction: "inbound",

@@ -96,3 +96,28 @@ export function listConversationRows(db: Db, accountId: string, options: { befor
   if (options.before !== undefined) query = query.where("last_message_at", "<", options.before);
   return db.all(query.orderBy("last_message_at", "desc").limit(options.limit));
 }
+
+const inboundOnRecord = compileOnce<[string, string, string], { id: string }>((q, arg) =>
+  q
+    .selectFrom("conversations")
+    .select("id")
+    .where("account_id", "=", arg(0))
+    .where("from_handle", "=", arg(1))
+    .where("remote_handle", "=", arg(2))
+    .where("inbound_at", "is not", null)
+    .limit(1),
+);
+
+/** True when the contact has ever written to this number, on any service (the Android rule). */
+export function hasInboundFrom(db: Db, accountId: string, numberHandle: string, remoteHandle: string): boolean {
+  return db.first(inboundOnRecord(accountId, numberHandle, remoteHandle)) !== undefined;
+}
+
+const inboundMark = compileOnce<[string, number, string], unknown>((q, arg) =>
+  q.updateTable("conversations").set({ channel: arg(0), inbound_at: (eb) => eb.fn.coalesce("inbound_at", eb.val(arg(1))) }).where("id", "=", arg(2)),
+);
+
+/** Records an inbound message in its thread: its channel, and the first inbound time. */
+export function markInbound(db: Db, id: string, channel: string, at: number): void {
+  db.run(inboundMark(channel, at, id));
+}

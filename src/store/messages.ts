@@ -84,18 +84,3 @@ export function listMessageRows(
   if (options.before !== undefined) query = query.where("created_at", "<", options.before);
   return db.all(query.orderBy("created_at", "desc").limit(options.limit));
 }
-
-const inboundOnRecord = compileOnce<[string, string], { id: string }>((q, arg) =>
-  q
-    .selectFrom("messages")
-    .select("id")
-    .where("number_handle", "=", arg(0))
-    .where("remote_handle", "=", arg(1))
-    .where("direction", "=", "inbound")
-    .limit(1),
-);
-
-/** True when the contact has ever sent a message to this number (the Android rule). */
-export function hasInboundFrom(db: Db, numberHandle: string, remoteHandle: string): boolean {
-  return db.first(inboundOnRecord(numberHandle, remoteHandle)) !== undefined;
-}

@@ -12,6 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("is_group", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("title", "text")
     .addColumn("channel", "text")
+    .addColumn("inbound_at", "integer")
     .addColumn("last_message_at", "integer", (c) => c.notNull())
     .addColumn("created_at", "integer", (c) => c.notNull())
     .addColumn("updated_at", "integer", (c) => c.notNull())
@@ -64,8 +65,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex("messages_by_account").on("messages").columns(["account_id", "created_at"]).execute();
   await db.schema.createIndex("messages_by_conversation").on("messages").columns(["conversation_id", "created_at"]).execute();
-  // The Android rule asks "has this contact ever written to this number?".
-  await db.schema.createIndex("messages_inbound").on("messages").columns(["number_handle", "remote_handle", "direction"]).execute();
 
   await db.schema
     .createTable("message_actions")

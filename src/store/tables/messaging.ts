@@ -13,6 +13,8 @@ export interface ConversationsTable {
   title: string | null;
   /** The channel of the thread's newest sent or received message; null until one is. */
   channel: string | null;
+  /** When the contact first wrote in this thread: the Android rule's "inbound message on record". */
+  inbound_at: number | null;
   /** created_at of the newest message: unique, so chats page on it without skips. */
   last_message_at: number;
   created_at: number;
