@@ -35,7 +35,8 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
     applyTransition(ctx, row, trigger, { changes: { ...changes, error, first_attempt_at: row.first_attempt_at ?? now } });
   if (!number) return void fail("permanent_error", `${row.number_handle} is no longer one of the account's numbers`);
 
-  const route = routeOutbound(ctx, number, contactProfile(ctx, row.remote_handle), row.requested_channel);
+  const profile = contactProfile(ctx, row.remote_handle);
+  const route = routeOutbound(ctx, number, profile, row.requested_channel);
   if ("error" in route) return void fail("permanent_error", route.error);
   const tooLarge = row.has_attachments ? messageAttachments.fitError(ctx, row, route.channel) : undefined;
   if (tooLarge) return void fail("permanent_error", tooLarge);
@@ -44,6 +45,7 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
   if (outcome.kind === "ok") {
     applyTransition(ctx, row, "send_succeeded", {
       changes: { channel: route.channel, error: null, first_attempt_at: row.first_attempt_at ?? now },
+      profile,
     });
     setConversationChannel(ctx.db, row.conversation_id, route.channel);
     return;
@@ -60,7 +62,9 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
 /** The recipient's device acknowledges (job `message.acknowledge`); an unreachable one never does. */
 export const runAcknowledge: JobHandler = (ctx, job: LifecycleJob) => {
   const row = current(ctx, job, "sent");
-  if (row && contactProfile(ctx, row.remote_handle).reachable) applyTransition(ctx, row, "acknowledged");
+  if (!row) return;
+  const profile = contactProfile(ctx, row.remote_handle);
+  if (profile.reachable) applyTransition(ctx, row, "acknowledged", { profile });
 };
 
 /** The recipient reads the message (job `message.read`), where read receipts are on. */

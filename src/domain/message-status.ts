@@ -1,6 +1,6 @@
 import { invalidState } from "../lib/app-error.js";
-import { updateMessage, type MessageChanges, type MessageRow } from "../store/messages.js";
-import { contactProfile } from "./contacts.js";
+import { saveLifecycle, type LifecycleColumn, type MessageRow } from "../store/messages.js";
+import { contactProfile, type ContactProfile } from "./contacts.js";
 import type { DomainContext } from "./context.js";
 import { emitEvent, type EventType } from "./events.js";
 import { scheduleJob } from "./jobs.js";
@@ -72,12 +72,14 @@ export type Trigger = keyof typeof MESSAGE_TRANSITIONS;
 
 /** What a transition carries besides its status. */
 export interface TransitionOptions {
-  /** Other columns to set with it (channel, error, retry bookkeeping). */
-  changes?: MessageChanges;
+  /** Other lifecycle columns to set with it (channel, error, retry bookkeeping, generation). */
+  changes?: Partial<Pick<MessageRow, LifecycleColumn>>;
   /** When the follow-up job is due, for `retry_policy` waits. */
   nextAt?: number;
   /** False moves without scheduling the follow-up (the in-between steps of `simulate`). */
   schedule?: boolean;
+  /** The recipient's profile when the caller already has it (spares a lookup). */
+  profile?: ContactProfile;
 }
 
 /** True when the table allows `trigger` from the message's current status. */
@@ -94,17 +96,17 @@ export function applyTransition(ctx: DomainContext, row: MessageRow, trigger: Tr
   const transition: Transition = MESSAGE_TRANSITIONS[trigger];
   if (!canTransition(row, trigger)) throw invalidState(`A ${row.status} message cannot move to ${transition.to}`);
   const now = ctx.clock.now();
-  const changes: MessageChanges = { ...options.changes, status: transition.to, updated_at: now };
+  const changes: Partial<Pick<MessageRow, LifecycleColumn>> = { ...options.changes, status: transition.to, updated_at: now };
   if (transition.stamp) changes[transition.stamp] = ctx.recordTime();
   const willSchedule = transition.next !== null && options.schedule !== false;
   if (transition.next?.job !== "send" || !willSchedule) changes.next_attempt_at = null;
 
   let dueAt: number | undefined;
-  if (willSchedule && transition.next) dueAt = followUpAt(ctx, row, transition.next, now, options.nextAt);
+  if (willSchedule && transition.next) dueAt = followUpAt(ctx, row, transition.next, now, options);
   if (dueAt !== undefined && transition.next?.job === "send") changes.next_attempt_at = dueAt;
 
-  updateMessage(ctx.db, row.id, changes);
-  const next = { ...row, ...changes } as MessageRow;
+  const next: MessageRow = { ...row, ...changes };
+  saveLifecycle(ctx.db, next);
   if (transition.event) emitEvent(ctx, row.account_id, transition.event, lifecycleFields(next));
   if (dueAt !== undefined && transition.next) {
     const payload: LifecycleJob = { message_id: row.id, generation: next.generation };
@@ -114,16 +116,17 @@ export function applyTransition(ctx: DomainContext, row: MessageRow, trigger: Tr
 }
 
 /** When the follow-up is due, or undefined when its condition (reachable, read receipts) does not hold. */
-function followUpAt(ctx: DomainContext, row: MessageRow, next: Next, now: number, nextAt: number | undefined): number | undefined {
+function followUpAt(ctx: DomainContext, row: MessageRow, next: Next, now: number, options: TransitionOptions): number | undefined {
   const { settings } = ctx;
+  const profile = () => options.profile ?? contactProfile(ctx, row.remote_handle);
   switch (next.after) {
     case "send_latency":
       return now + settings.sendLatencyMs;
     case "retry_policy":
-      return nextAt ?? now;
+      return options.nextAt ?? now;
     case "deliver_latency":
-      return contactProfile(ctx, row.remote_handle).reachable ? now + settings.deliverLatencyMs : undefined;
+      return profile().reachable ? now + settings.deliverLatencyMs : undefined;
     case "read_delay":
-      return contactProfile(ctx, row.remote_handle).read_receipts ? now + settings.readDelayMs : undefined;
+      return profile().read_receipts ? now + settings.readDelayMs : undefined;
   }
 }

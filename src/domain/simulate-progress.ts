@@ -6,7 +6,7 @@ import type { MessageRow } from "../store/messages.js";
 import { contactProfile } from "./contacts.js";
 import type { DomainContext } from "./context.js";
 import { messageForPath } from "./message-queries.js";
-import { applyTransition, canTransition, type Trigger } from "./message-status.js";
+import { applyTransition, canTransition, type TransitionOptions, type Trigger } from "./message-status.js";
 import { toMessage, type MessageResource } from "./message-view.js";
 import { numberByHandle, type Channel } from "./numbers.js";
 
@@ -40,7 +40,7 @@ export function simulateProgress(ctx: DomainContext, accountId: string, id: stri
   if (from >= to) throw invalidState(`The message is already ${row.status}; it cannot move back or stay`);
   return ctx.db.transaction(() => {
     // A new generation makes the jobs scheduled for the old path stale.
-    let changes: Partial<MessageRow> = { generation: row.generation + 1 };
+    let changes: TransitionOptions["changes"] = { generation: row.generation + 1 };
     for (let step = from; step < to; step++) {
       const trigger = FORWARD[step]!.leave;
       if (trigger === "send_succeeded") {

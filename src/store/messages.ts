@@ -46,30 +46,26 @@ export function updateMessage(db: Db, id: string, changes: MessageChanges): void
   db.run(db.q.updateTable("messages").set(changes).where("id", "=", id));
 }
 
-const statusUpdate = compileOnce<[string, number, number, string], unknown>((q, arg) =>
-  q.updateTable("messages").set({ status: arg(0), updated_at: arg(1), next_attempt_at: null }).where("id", "=", arg(3)),
+/** The columns the status lifecycle moves. */
+const LIFECYCLE = [
+  "status", "channel", "error", "attempts", "first_attempt_at", "backoff_ms", "next_attempt_at", "generation",
+  "sent_at", "delivered_at", "read_at", "updated_at",
+] as const satisfies readonly (keyof MessagesTable)[];
+
+/** A column the status lifecycle moves. */
+export type LifecycleColumn = (typeof LIFECYCLE)[number];
+
+const lifecycleUpdate = compileOnce<unknown[], unknown>((q, arg) =>
+  q
+    .updateTable("messages")
+    .set(Object.fromEntries(LIFECYCLE.map((column, i) => [column, arg(i)])) as MessageChanges)
+    .where("id", "=", arg(LIFECYCLE.length)),
 );
 
-/** Moves the status only (the common lifecycle step), with its timestamp column. */
-export function updateMessageStatus(
-  db: Db,
-  id: string,
-  status: MessageRow["status"],
-  at: number,
-  stamp: "sent_at" | "delivered_at" | "read_at" | null,
-): void {
-  if (stamp === null) {
-    db.run(statusUpdate(status, at, at, id));
-    return;
-  }
-  db.run(stampedUpdates[stamp](status, at, at, id));
+/** Writes a message's lifecycle columns from the row (every transition: SQL compiled once). */
+export function saveLifecycle(db: Db, row: MessageRow): void {
+  db.run(lifecycleUpdate(...LIFECYCLE.map((column) => row[column]), row.id));
 }
-
-const stamped = (column: "sent_at" | "delivered_at" | "read_at") =>
-  compileOnce<[string, number, number, string], unknown>((q, arg) =>
-    q.updateTable("messages").set({ status: arg(0), updated_at: arg(1), [column]: arg(2), next_attempt_at: null }).where("id", "=", arg(3)),
-  );
-const stampedUpdates = { sent_at: stamped("sent_at"), delivered_at: stamped("delivered_at"), read_at: stamped("read_at") };
 
 /** The account's messages, newest first, optionally in one conversation and before a created_at. */
 export function listMessageRows(
