@@ -3,6 +3,7 @@ export { startSandbox, type StartSandboxOptions, type StartedSandbox } from "./r
 export { createClient, type MsgctlClient } from "./client/client.js";
 export { ApiError, ConnectionError, type ClientOptions } from "./client/http.js";
 export type * from "./client/types.js";
+export type * from "./client/message-types.js";
 export { parseDuration } from "./lib/duration.js";
 export { verifyWebhook, type VerifyOptions, type VerifyResult, type VerifyFailure } from "./lib/webhook-signature.js";
 export type { WebhookResource, WebhookWithSecret, CreatedWebhook, Delivery, DeliveryAttempt, CreateWebhookInput, UpdateWebhookInput, DeliveryQuery } from "./client/webhooks.js";

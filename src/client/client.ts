@@ -1,6 +1,8 @@
 import { HttpClient, type ClientOptions } from "./http.js";
+import { chatsClient, messagesClient } from "./messages.js";
 import { numbersClient, sandboxClient } from "./sandbox.js";
 import { webhooksClient } from "./webhooks.js";
+import { contactsClient, simulateClient } from "./world.js";
 
 /** A typed client of both hosts and the control API. */
 export function createClient(options: ClientOptions) {
@@ -10,6 +12,10 @@ export function createClient(options: ClientOptions) {
     numbers: numbersClient(http),
     sandbox: sandboxClient(http),
     webhooks: webhooksClient(http),
+    messages: messagesClient(http),
+    chats: chatsClient(http),
+    contacts: contactsClient(http),
+    simulate: simulateClient(http),
   };
 }
 

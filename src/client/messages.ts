@@ -1,0 +1,67 @@
+import type { HttpClient } from "./http.js";
+import type { ChatResource, HandleAvailability, MessageResource, Page, SendMessageInput } from "./message-types.js";
+
+const path = (id: string) => `/v1/messages/${encodeURIComponent(id)}`;
+
+/** Query of GET /v1/messages. */
+export interface ListMessagesQuery {
+  conversation_id?: string;
+  limit?: number;
+  before?: string;
+}
+
+/** Messages (spec 4.3). */
+export function messagesClient(http: HttpClient) {
+  const list = async (query: ListMessagesQuery = {}): Promise<Page<MessageResource>> => {
+    const response = await http.request<MessageResource[]>("messaging", "GET", "/v1/messages", { query: { ...query } });
+    return { data: response.data, hasMore: response.hasMore ?? false };
+  };
+  const action = async (id: string, name: string, body?: unknown) =>
+    (await http.request<MessageResource>("messaging", "POST", `${path(id)}/${name}`, { body })).data;
+  return {
+    /** POST /v1/messages; `replayed` is true when an Idempotency-Key returned the original (200). */
+    async send(input: SendMessageInput, options: { idempotencyKey?: string } = {}): Promise<{ message: MessageResource; replayed: boolean }> {
+      const headers = options.idempotencyKey ? { "idempotency-key": options.idempotencyKey } : undefined;
+      const response = await http.request<MessageResource>("messaging", "POST", "/v1/messages", { body: input, headers });
+      return { message: response.data, replayed: response.status === 200 };
+    },
+    /** One page, newest first. */
+    list,
+    /** Every message, newest first, following `before` from page to page. */
+    async *all(query: Omit<ListMessagesQuery, "before"> = {}): AsyncGenerator<MessageResource> {
+      let before: string | undefined;
+      for (;;) {
+        const page = await list({ ...query, before });
+        yield* page.data;
+        if (!page.hasMore || page.data.length === 0) return;
+        before = page.data.at(-1)?.created_at;
+      }
+    },
+    /** GET /v1/messages/:id. */
+    get: async (id: string) => (await http.request<MessageResource>("messaging", "GET", path(id))).data,
+    /** Reacts (or removes a reaction with `remove`). */
+    react: (id: string, reaction: string, remove?: boolean) => action(id, "react", remove === undefined ? { reaction } : { reaction, remove }),
+    /** Edits an iMessage; the edit lands asynchronously. */
+    edit: (id: string, text: string) => action(id, "edit", { text }),
+    /** Unsends an iMessage; lands asynchronously. */
+    unsend: (id: string) => action(id, "unsend"),
+    /** Queues a failed message again. */
+    retry: (id: string) => action(id, "retry"),
+    /** GET /v1/handles/availability. */
+    availability: async (handle: string) =>
+      (await http.request<HandleAvailability>("messaging", "GET", "/v1/handles/availability", { query: { handle } })).data,
+  };
+}
+
+/** Conversations (spec 4.5): list and get. */
+export function chatsClient(http: HttpClient) {
+  return {
+    /** One page of chats, newest activity first. */
+    async list(query: { limit?: number; before?: string } = {}): Promise<Page<ChatResource>> {
+      const response = await http.request<ChatResource[]>("messaging", "GET", "/v1/chats", { query: { ...query } });
+      return { data: response.data, hasMore: response.hasMore ?? false };
+    },
+    /** GET /v1/chats/:id. */
+    get: async (id: string) => (await http.request<ChatResource>("messaging", "GET", `/v1/chats/${encodeURIComponent(id)}`)).data,
+  };
+}

@@ -1,0 +1,54 @@
+import type { HttpClient } from "./http.js";
+import type { ChatResource, ContactTraits, ContactView, FaultName, MessageResource, NumberFaults } from "./message-types.js";
+
+/** Contacts of the simulated world (control API). */
+export function contactsClient(http: HttpClient) {
+  const path = (handle: string) => `/sandbox/v1/contacts/${encodeURIComponent(handle)}`;
+  return {
+    /** Contacts on record, then the magic numbers. */
+    list: async () => (await http.request<ContactView[]>("messaging", "GET", "/sandbox/v1/contacts")).data,
+    /** The profile routing uses for a handle. */
+    get: async (handle: string) => (await http.request<ContactView>("messaging", "GET", path(handle))).data,
+    /** Sets part of a contact's profile. */
+    set: async (handle: string, traits: Partial<ContactTraits>) =>
+      (await http.request<ContactView>("messaging", "PATCH", path(handle), { body: traits })).data,
+  };
+}
+
+/** A contact's message to one of the account's numbers. */
+export interface InboundInput {
+  from: string;
+  to: string;
+  text: string;
+  channel?: "imessage" | "sms" | "whatsapp";
+}
+
+/** The simulate actions and per-number faults (control API). */
+export function simulateClient(http: HttpClient) {
+  const post = async <T>(path: string, body?: unknown) => (await http.request<T>("messaging", "POST", path, { body })).data;
+  const message = (id: string, what: string, body?: unknown) =>
+    post<MessageResource>(`/sandbox/v1/messages/${encodeURIComponent(id)}/${what}`, body);
+  const faultsPath = (handle: string) => `/sandbox/v1/numbers/${encodeURIComponent(handle)}/faults`;
+  return {
+    /** A contact sends a one-to-one message; returns the inbound Message. */
+    inbound: (input: InboundInput) => post<MessageResource>("/sandbox/v1/simulate/inbound", input),
+    /** Moves an outbound message forward to delivered. */
+    delivered: (id: string) => message(id, "delivered"),
+    /** Moves an outbound message forward to read. */
+    read: (id: string) => message(id, "read"),
+    /** Fails a queued or sent message. */
+    fail: (id: string, error?: string) => message(id, "fail", error === undefined ? {} : { error }),
+    /** A contact reacts to one of the account's messages. */
+    reaction: (input: { message_id: string; from: string; reaction: string; remove?: boolean }) =>
+      post<MessageResource>("/sandbox/v1/simulate/reaction", input),
+    /** A contact starts (or stops) typing. */
+    typing: (input: { from: string; to: string; typing?: boolean }) => post<ChatResource>("/sandbox/v1/simulate/typing", input),
+    /** A contact edits their message. */
+    edit: (input: { message_id: string; text: string }) => post<MessageResource>("/sandbox/v1/simulate/edit", input),
+    /** Switches a fault of one of the account's numbers. */
+    fault: (handle: string, fault: FaultName, options: { count?: number; off?: boolean } = {}) =>
+      post<NumberFaults>(faultsPath(handle), { fault, ...options }),
+    /** A number's faults. */
+    faults: async (handle: string) => (await http.request<NumberFaults>("messaging", "GET", faultsPath(handle))).data,
+  };
+}
