@@ -40,6 +40,10 @@ export interface StartedSandbox {
   client: MsgctlClient;
   /** A client acting as another account of the fixture. */
   clientFor(accountName: string): MsgctlClient;
+  /** The other side: inbound messages, receipts, reactions, typing, edits, per-number faults. */
+  simulate: MsgctlClient["simulate"];
+  /** The simulated world's contacts (profiles that decide routing). */
+  contacts: MsgctlClient["contacts"];
   clock: {
     mode: "manual" | "real";
     now(): Date;
@@ -102,6 +106,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       toView({ id: row.id, seq: row.seq, type: row.type, createdAt: row.created_at, payload: JSON.parse(row.payload) }),
     );
 
+  const client = clientFor(first?.name ?? "");
   return {
     baseUrl: sandbox.baseUrl,
     otpUrl: sandbox.otpUrl,
@@ -109,8 +114,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     apiKey: first?.api_key ?? "",
     otpApiKey: first?.otp_api_key ?? "",
     accounts,
-    client: clientFor(first?.name ?? ""),
+    client,
     clientFor,
+    simulate: client.simulate,
+    contacts: client.contacts,
     clock: {
       mode: sandbox.ctx.clock.mode,
       now: () => new Date(sandbox.ctx.clock.now()),

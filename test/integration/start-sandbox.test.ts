@@ -29,6 +29,18 @@ describe("startSandbox() for users' test suites (SANDBOX.md section 7)", () => {
     expect(sandbox.clock.now().getTime()).toBe(after.getTime());
   });
 
+  it("simulates the other side and awaits the events it causes, counting ones already emitted", async () => {
+    const inbound = await sandbox.simulate.inbound({ from: "+14155550191", to: "+14155550101", text: "hi there" });
+    const received = await sandbox.waitForEvent("message.received", { match: { message_id: inbound.id } });
+    expect(received.payload).toMatchObject({ type: "message.received", from: "+14155550191", to: "+14155550101", text: "hi there" });
+
+    const sent = await sandbox.client.messages.send({ to: "+14155550191", from_handle: "+14155550101", text: "hello back" });
+    const delivered = sandbox.waitForEvent("message.delivered", { match: (p) => p.message_id === sent.message.id });
+    await sandbox.clock.advance("1s");
+    expect((await delivered).payload.message_id).toBe(sent.message.id);
+    expect(sandbox.events().map((e) => e.type)).toEqual(["message.received", "message.sent", "message.delivered"]);
+  });
+
   it("rejects waitForEvent with a clear message at the timeout", async () => {
     await expect(sandbox.waitForEvent("message.read", { timeoutMs: 10 })).rejects.toThrow(/No message.read event within 10 ms/);
   });
