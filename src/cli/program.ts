@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import type { ConnectionFlags } from "./connection.js";
 import { processOutput, type Output } from "./output.js";
+import { addMessageCommands, addMessageWaitCommand } from "./messages-commands.js";
 import { addWebhookCommands } from "./webhooks-commands.js";
 
 /** Global flags, as commander hands them over. */
@@ -127,6 +128,7 @@ export function createProgram(version: string): Command {
       }),
     );
 
+  addMessageCommands(program, action);
   addWebhookCommands(program, action);
 
   // --- Waiting ---
@@ -142,6 +144,8 @@ export function createProgram(version: string): Command {
         await waitEvent(type, flags, out);
       }),
     );
+
+  addMessageWaitCommand(wait, action);
 
   return program;
 }

@@ -1,0 +1,76 @@
+import type { ChatResource, FaultName, MessageResource, NumberFaults } from "../../client/message-types.js";
+import { connect, type ConnectionFlags } from "../connection.js";
+import type { Output } from "../output.js";
+import { UsageError } from "../usage-error.js";
+import { faultDetails, messageDetails } from "./message-format.js";
+
+/** `msgctl simulate inbound --from H --to N [--text T] [--channel C]`: prints the inbound Message. */
+export async function simulateInbound(
+  options: ConnectionFlags & { from: string; to: string; text?: string; channel?: "imessage" | "sms" | "whatsapp" },
+  out: Output,
+): Promise<MessageResource> {
+  if (options.text === undefined) throw new UsageError("--text is required (inbound attachments are not simulated yet)");
+  const message = await connect(options).simulate.inbound({ from: options.from, to: options.to, text: options.text, channel: options.channel });
+  out.result(message, (m) => messageDetails(out.color, m));
+  return message;
+}
+
+/** `msgctl simulate delivered|read ID` and `fail ID [--error T]`: forces an outbound message's next state. */
+export async function simulateProgress(
+  what: "delivered" | "read" | "fail",
+  id: string,
+  options: ConnectionFlags & { error?: string },
+  out: Output,
+): Promise<MessageResource> {
+  const simulate = connect(options).simulate;
+  const message = what === "fail" ? await simulate.fail(id, options.error) : await simulate[what](id);
+  out.result(message, (m) => messageDetails(out.color, m));
+  return message;
+}
+
+/** `msgctl simulate reaction ID --from H --reaction R [--remove]`. */
+export async function simulateReaction(id: string, options: ConnectionFlags & { from: string; reaction: string; remove?: boolean }, out: Output): Promise<MessageResource> {
+  const message = await connect(options).simulate.reaction({ message_id: id, from: options.from, reaction: options.reaction, remove: options.remove });
+  out.result(message, () => [`${options.from} ${options.remove ? "removed" : "reacted"} ${options.reaction} on ${id}`]);
+  return message;
+}
+
+/** `msgctl simulate typing --from H --to N [--stop]`. */
+export async function simulateTyping(options: ConnectionFlags & { from: string; to: string; stop?: boolean }, out: Output): Promise<ChatResource> {
+  const chat = await connect(options).simulate.typing({ from: options.from, to: options.to, typing: !options.stop });
+  out.result(chat, (c) => [`${options.from} ${options.stop ? "stopped typing" : "is typing"} in ${c.id}`]);
+  return chat;
+}
+
+/** `msgctl simulate edit ID --text T`: the contact edits their message. */
+export async function simulateEdit(id: string, options: ConnectionFlags & { text: string }, out: Output): Promise<MessageResource> {
+  const message = await connect(options).simulate.edit({ message_id: id, text: options.text });
+  out.result(message, (m) => messageDetails(out.color, m));
+  return message;
+}
+
+const FAULTS: readonly FaultName[] = ["offline", "online", "transient", "rate-limited", "relink-required"];
+
+/** `msgctl simulate fault N offline|online|transient [--count K|--off]|rate-limited [--off]|relink-required [--off]`. */
+export async function simulateFault(
+  number: string,
+  fault: string,
+  options: ConnectionFlags & { count?: number; off?: boolean },
+  out: Output,
+): Promise<NumberFaults> {
+  if (!FAULTS.includes(fault as FaultName)) throw new UsageError(`Unknown fault "${fault}": use one of ${FAULTS.join(", ")}`);
+  if (options.count !== undefined && fault !== "transient") throw new UsageError("--count goes with the transient fault only");
+  if (options.count !== undefined && options.off) throw new UsageError("Use --count K or --off, not both");
+  if (options.off && (fault === "offline" || fault === "online")) throw new UsageError(`--off does not apply to ${fault}: use \`simulate fault N online\``);
+  const result = await connect(options).simulate.fault(number, fault as FaultName, { count: options.count, off: options.off });
+  out.result(result, (f) => faultDetails(out.color, f));
+  return result;
+}
+
+/** `msgctl simulate fault N` with no fault: shows the number's faults. */
+export async function showFaults(number: string, options: ConnectionFlags, out: Output): Promise<NumberFaults> {
+  const result = await connect(options).simulate.faults(number);
+  out.result(result, (f) => faultDetails(out.color, f));
+  return result;
+}
+
