@@ -77,6 +77,8 @@ export function numberByHandle(ctx: DomainContext, handle: string): AccountNumbe
   let number = cache.get(handle);
   if (number === undefined) {
     number = findAnyNumber(ctx, handle) ?? null;
+    // Misses are remembered too; bounded, since any valid number can be asked about.
+    if (cache.size >= 10_000) cache.clear();
     cache.set(handle, number);
   }
   return number ?? undefined;

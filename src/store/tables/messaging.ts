@@ -1,5 +1,6 @@
 /** Rows of the messaging tables: conversations and their participants, messages, actions, faults. */
 
+/** A thread: one-to-one now, groups later (is_group, title, participants). */
 export interface ConversationsTable {
   id: string;
   account_id: string;
@@ -21,6 +22,7 @@ export interface ConversationsTable {
   updated_at: number;
 }
 
+/** Who takes part in a thread besides the account's number. */
 export interface ConversationParticipantsTable {
   conversation_id: string;
   /** A contact's handle; one row for a one-to-one thread, one per member for a group. */
@@ -28,6 +30,7 @@ export interface ConversationParticipantsTable {
   created_at: number;
 }
 
+/** A message, outbound or inbound, with its send retry bookkeeping. */
 export interface MessagesTable {
   id: string;
   account_id: string;
@@ -69,6 +72,7 @@ export interface MessagesTable {
   updated_at: number;
 }
 
+/** A reaction, edit or unsend made through the API, with its own retry bookkeeping. */
 export interface MessageActionsTable {
   id: string;
   account_id: string;
@@ -87,6 +91,7 @@ export interface MessageActionsTable {
   updated_at: number;
 }
 
+/** The faults switched on for one of the accounts' numbers. */
 export interface NumberFaultsTable {
   handle: string;
   offline: number;
@@ -101,6 +106,7 @@ export interface NumberFaultsTable {
   updated_at: number;
 }
 
+/** Every messaging table, as kysely sees it. */
 export interface MessagingTables {
   conversations: ConversationsTable;
   conversation_participants: ConversationParticipantsTable;
