@@ -219,6 +219,19 @@ describe("POST /v1/messages: Idempotency-Key (spec 4.3)", () => {
   });
 });
 
+describe("POST /v1/messages: idempotency keys are scoped per endpoint (SANDBOX.md section 5)", () => {
+  const t = useSandbox({ resolveHost: async () => ["93.184.216.34"] });
+
+  it("lets the same key create a webhook and send a message", async () => {
+    const headers = { "idempotency-key": "same-key" };
+    const webhook = await t.api("POST", "/v1/webhooks", { body: { url: "https://example.com/hooks" }, headers });
+    expect(webhook.status).toBe(201);
+    const sent = await t.api("POST", "/v1/messages", { body: { to: IPHONE, from_handle: MAIN, text: "x" }, headers });
+    expect(sent.status).toBe(202);
+    expect(sent.body.data.id).not.toBe(webhook.body.data.id);
+  });
+});
+
 for (const socket of [false, true]) {
   describe(`POST /v1/messages ${socket ? "over a socket" : "in-process"}: 20 concurrent identical requests`, () => {
     const t = useSandbox({ socket });
