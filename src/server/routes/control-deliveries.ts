@@ -1,8 +1,9 @@
-import { EventStream } from "h3";
+import type { EventStream } from "h3";
 import { onDeliveryAttempt } from "../../domain/webhook-activity.js";
 import { getDelivery, listDeliveries } from "../../domain/webhook-deliveries.js";
 import { isAccountWebhook } from "../../domain/webhooks.js";
 import { invalidRequest } from "../../lib/app-error.js";
+import { openEventStream } from "../event-stream.js";
 import { ok, page, type ApiRequest, type Route } from "../route.js";
 
 /**
@@ -15,18 +16,12 @@ function streamAttempts(request: ApiRequest): EventStream {
   if (webhookId !== undefined && !isAccountWebhook(ctx, account.id, webhookId)) {
     throw invalidRequest(`webhook_id: no webhook ${webhookId} in this account`);
   }
-  const stream = new EventStream(event);
-  const unsubscribe = onDeliveryAttempt(ctx, (accountId, delivery) => {
-    if (accountId !== account.id || (webhookId !== undefined && delivery.webhook_id !== webhookId)) return;
-    void stream.push({ event: "attempt", data: JSON.stringify(delivery) });
-  });
-  void stream.pushComment("connected");
-  const keepAlive = setInterval(() => void stream.pushComment("keep-alive"), 15_000);
-  stream.onClosed(() => {
-    clearInterval(keepAlive);
-    unsubscribe();
-  });
-  return stream;
+  return openEventStream(event, (stream) =>
+    onDeliveryAttempt(ctx, (accountId, delivery) => {
+      if (accountId !== account.id || (webhookId !== undefined && delivery.webhook_id !== webhookId)) return;
+      void stream.push({ event: "attempt", data: JSON.stringify(delivery) });
+    }),
+  );
 }
 
 /** Webhook deliveries under /sandbox/v1 (docs/control-api.md, "Webhook deliveries"). */

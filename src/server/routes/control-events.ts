@@ -1,10 +1,11 @@
-import { EventStream } from "h3";
+import type { EventStream } from "h3";
 import { z } from "zod";
 import { isEventType, type EmittedEvent, type EventType } from "../../domain/events.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
 import { parseInput } from "../../lib/validation.js";
 import { listEventsAfter, type EventRow } from "../../store/events.js";
+import { openEventStream } from "../event-stream.js";
 import { page, type ApiRequest, type Route } from "../route.js";
 
 /** An event as the control API shows it (tail, wait, the inspector). */
@@ -50,28 +51,23 @@ function streamEvents(request: ApiRequest): EventStream {
   const { control, ctx, account, event, query } = request;
   const types = typesFilter(query);
   const wanted = (type: string, accountId: string) => accountId === account.id && (!types || types.has(type as EventType));
-  const stream = new EventStream(event);
   const lastId = Number(request.header("last-event-id") ?? query.get("after") ?? NaN);
   let sentUpTo = 0;
-  const send = (view: EventView) => {
-    if (view.seq <= sentUpTo) return;
-    sentUpTo = view.seq;
-    void stream.push({ id: String(view.seq), event: view.type, data: JSON.stringify(view) });
-  };
-  const unsubscribe = control.subscribe((emitted) => {
-    if (wanted(emitted.type, emitted.accountId)) send(fromEmitted(emitted));
+  return openEventStream(event, (stream) => {
+    const send = (view: EventView) => {
+      if (view.seq <= sentUpTo) return;
+      sentUpTo = view.seq;
+      void stream.push({ id: String(view.seq), event: view.type, data: JSON.stringify(view) });
+    };
+    const unsubscribe = control.subscribe((emitted) => {
+      if (wanted(emitted.type, emitted.accountId)) send(fromEmitted(emitted));
+    });
+    // Resume after a known event: replay what the client missed, then go live.
+    if (Number.isInteger(lastId) && lastId >= 0) {
+      for (const row of listEventsAfter(ctx.db, lastId, 10_000, account.id)) if (wanted(row.type, row.account_id)) send(fromRow(row));
+    }
+    return unsubscribe;
   });
-  // Resume after a known event: replay what the client missed, then go live.
-  if (Number.isInteger(lastId) && lastId >= 0) {
-    for (const row of listEventsAfter(ctx.db, lastId, 10_000, account.id)) if (wanted(row.type, row.account_id)) send(fromRow(row));
-  }
-  void stream.pushComment("connected");
-  const keepAlive = setInterval(() => void stream.pushComment("keep-alive"), 15_000);
-  stream.onClosed(() => {
-    clearInterval(keepAlive);
-    unsubscribe();
-  });
-  return stream;
 }
 
 /** The event stream and the event list under /sandbox/v1 (what tail and wait read). */
