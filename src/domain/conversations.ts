@@ -1,3 +1,4 @@
+import type { ChatResource } from "../lib/api-resources.js";
 import { z } from "zod";
 import { invalidRequest, notFound } from "../lib/app-error.js";
 import { isoTime, parseIsoTime } from "../lib/clock.js";
@@ -14,17 +15,7 @@ import {
 import type { DomainContext } from "./context.js";
 import type { Service } from "./message-routing.js";
 
-/** The Chat resource (spec section 2). */
-export interface ChatResource {
-  id: string;
-  from_handle: string;
-  remote_handle: string | null;
-  is_group: boolean;
-  title: string | null;
-  last_message_at: string;
-  created_at: string;
-  updated_at: string;
-}
+export type { ChatResource };
 
 /** A conversation row as the API shows it. */
 export function toChat(row: ConversationRow): ChatResource {

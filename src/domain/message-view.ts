@@ -1,3 +1,4 @@
+import type { MessageResource } from "../lib/api-resources.js";
 import { isoTime, isoTimeOrNull } from "../lib/clock.js";
 import type { MessageRow } from "../store/messages.js";
 import type { DomainContext } from "./context.js";
@@ -6,25 +7,7 @@ import { messageAttachments } from "./message-attachments.js";
 /** A message status (spec section 3). */
 export type MessageStatus = MessageRow["status"];
 
-/** The Message resource (spec section 2). */
-export interface MessageResource {
-  id: string;
-  conversation_id: string;
-  direction: "outbound" | "inbound";
-  status: MessageStatus;
-  channel: string | null;
-  text: string | null;
-  effect: string | null;
-  reply_to: string | null;
-  error: string | null;
-  metadata: Record<string, unknown> | null;
-  attachments: unknown[];
-  sent_at: string | null;
-  delivered_at: string | null;
-  read_at: string | null;
-  edited_at: string | null;
-  created_at: string;
-}
+export type { MessageResource };
 
 /** A message row as the API shows it. */
 export function toMessage(ctx: DomainContext, row: MessageRow): MessageResource {

@@ -1,3 +1,4 @@
+import type { NumberFaults } from "../lib/api-resources.js";
 import { invalidRequest, notFound } from "../lib/app-error.js";
 import { isoTimeOrNull } from "../lib/clock.js";
 import { findNumberFaults, saveNumberFaults, type NumberFaultsRow } from "../store/number-faults.js";
@@ -12,16 +13,7 @@ export const FAULT_NAMES = ["offline", "online", "transient", "rate-limited", "r
 export type FaultName = (typeof FAULT_NAMES)[number];
 
 /** A number's faults as the control API shows them. */
-export interface NumberFaultsView {
-  handle: string;
-  status: string;
-  offline: boolean;
-  transient_remaining: number;
-  rate_limited: boolean;
-  rate_limit_level: number;
-  rate_limited_until: string | null;
-  relink_required: boolean;
-}
+export type NumberFaultsView = NumberFaults;
 
 /** What one send attempt from a number meets: nothing, a retryable failure, or a permanent error. */
 export type FaultOutcome = { kind: "ok" } | { kind: "permanent"; error: string } | RetryableFailure;

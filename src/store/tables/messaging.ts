@@ -37,7 +37,7 @@ export interface MessagesTable {
   conversation_id: string;
   direction: "outbound" | "inbound";
   status: "queued" | "sent" | "delivered" | "read" | "failed" | "unsent";
-  channel: string | null;
+  channel: "imessage" | "sms" | "whatsapp" | null;
   /** The account's number (sender of outbound, receiver of inbound): faults and routing use it. */
   number_handle: string;
   /** The contact: recipient of outbound, sender of inbound. */
