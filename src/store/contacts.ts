@@ -1,3 +1,4 @@
+import { compileOnce } from "./compiled-query.js";
 import type { Db } from "./database.js";
 import type { ContactsTable } from "./schema.js";
 
@@ -20,9 +21,12 @@ export function upsertContact(db: Db, row: ContactsTable): void {
   );
 }
 
+// Routing looks a contact up on every send and lifecycle job.
+const findContactQuery = compileOnce<[string], ContactsTable>((q, arg) => q.selectFrom("contacts").selectAll().where("handle", "=", arg(0)));
+
 /** A contact by handle. */
 export function findContact(db: Db, handle: string): ContactsTable | undefined {
-  return db.first(db.q.selectFrom("contacts").selectAll().where("handle", "=", handle));
+  return db.first(findContactQuery(handle));
 }
 
 /** Every contact on record, by handle. */
