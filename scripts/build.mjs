@@ -18,6 +18,9 @@ await build({
   // Some dependencies are CommonJS and call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __msgctlCreateRequire } from 'node:module'; const require = __msgctlCreateRequire(import.meta.url);" },
   sourcemap: true,
+  // Less to parse at every start; the source map keeps stack traces readable.
+  minify: true,
+  keepNames: true,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
   logLevel: "warning",

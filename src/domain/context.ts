@@ -62,7 +62,8 @@ export function createContext(options: ContextOptions): DomainContext {
     settings: options.settings,
     signals,
     fanOut: [],
-    fetch: options.fetch ?? fetch,
+    // Touching the global fetch loads undici (~30 ms): only do it when a webhook is delivered.
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     resolveHost: options.resolveHost,
     caches: new Map(),
     recordTime() {
