@@ -1,27 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runCli, spawnServe, type ServeProcess } from "../helpers/cli.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { useServe } from "../helpers/cli.js";
 
 const KEY = "sk_test_acme_0000000000000000";
 
 describe("msgctl send, messages, wait message, end to end (SANDBOX.md section 6)", () => {
-  let serve: ServeProcess;
-  let flags: string[];
-  const cli = (...args: string[]) => runCli([...args, ...flags]);
-  const json = async (...args: string[]) => {
-    const result = await cli(...args, "--json");
-    expect(result.code, result.stderr).toBe(0);
-    return JSON.parse(result.stdout);
-  };
-
-  beforeAll(async () => {
-    serve = await spawnServe(["--port", "0", "--otp-port", "0", "--db", ":memory:", "--clock", "manual", "--no-state-file"]);
-    flags = ["--base-url", serve.ready.base_url, "--api-key", KEY];
-  });
+  const sandbox = useServe();
+  const { cli, json } = sandbox;
   beforeEach(async () => {
     expect((await cli("reset", "--json")).code).toBe(0);
-  });
-  afterAll(async () => {
-    if (serve.child.exitCode === null) await serve.stop();
   });
 
   it("sends with --json (the queued Message only on stdout), then follows it to read", async () => {
@@ -116,22 +102,8 @@ describe("msgctl send, messages, wait message, end to end (SANDBOX.md section 6)
 });
 
 describe("msgctl contacts and simulate, end to end", () => {
-  let serve: ServeProcess;
-  let flags: string[];
-  const cli = (...args: string[]) => runCli([...args, ...flags]);
-  const json = async (...args: string[]) => {
-    const result = await cli(...args, "--json");
-    expect(result.code, result.stderr).toBe(0);
-    return JSON.parse(result.stdout);
-  };
-
-  beforeAll(async () => {
-    serve = await spawnServe(["--port", "0", "--otp-port", "0", "--db", ":memory:", "--clock", "manual", "--no-state-file"]);
-    flags = ["--base-url", serve.ready.base_url, "--api-key", KEY];
-  });
-  afterAll(async () => {
-    if (serve.child.exitCode === null) await serve.stop();
-  });
+  const sandbox = useServe();
+  const { cli, json } = sandbox;
 
   it("sets a contact and lists contacts with the magic numbers", async () => {
     const set = await json("contacts", "set", "+14155550150", "--platform", "android", "--no-read-receipts", "--unreachable");
@@ -149,7 +121,7 @@ describe("msgctl contacts and simulate, end to end", () => {
     const sent = await json("send", "--conversation", inbound.conversation_id, "--text", "reply");
     await json("simulate", "delivered", sent.id);
     await json("simulate", "reaction", sent.id, "--from", "+14155550191", "--reaction", "👍");
-    const events = await (await fetch(`${serve.ready.base_url}/sandbox/v1/events`, { headers: { authorization: `Bearer ${KEY}` } })).json();
+    const events = await (await fetch(`${sandbox.serve.ready.base_url}/sandbox/v1/events`, { headers: { authorization: `Bearer ${KEY}` } })).json();
     expect(events.data.map((e: any) => e.type)).toEqual(["message.received", "message.edited", "conversation.typing", "message.sent", "message.delivered", "message.reaction"]);
   });
 

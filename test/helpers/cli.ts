@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
 import { resolve } from "node:path";
+import { afterAll, beforeAll, expect } from "vitest";
 
 /** The real CLI entry (built by the global setup). */
 export const BIN = resolve(import.meta.dirname, "../../bin/msgctl");
@@ -74,4 +75,36 @@ export function spawnServe(args: string[], options: { cwd?: string } = {}): Prom
     });
     void exited.then((code) => reject(new Error(`serve exited (${code}) before ready: ${stderr.join("")}`)));
   });
+}
+
+/** A `msgctl serve` process for a test file, with the CLI pointed at it. */
+export interface ServeHandle {
+  serve: ServeProcess;
+  /** Runs `msgctl ARGS` against this sandbox. */
+  cli(...args: string[]): Promise<CliResult>;
+  /** Runs `msgctl ARGS --json`, expects exit 0, and parses stdout. */
+  json(...args: string[]): Promise<any>;
+}
+
+/**
+ * Spawns `msgctl serve --json` (free ports, in-memory database, manual clock, no state file)
+ * before the tests of a describe block and stops it after them.
+ */
+export function useServe(extraArgs: string[] = [], key = "sk_test_acme_0000000000000000"): ServeHandle {
+  const handle = {} as ServeHandle;
+  let flags: string[] = [];
+  beforeAll(async () => {
+    handle.serve = await spawnServe(["--port", "0", "--otp-port", "0", "--db", ":memory:", "--clock", "manual", "--no-state-file", ...extraArgs]);
+    flags = ["--base-url", handle.serve.ready.base_url, "--otp-url", handle.serve.ready.otp_url, "--api-key", key];
+  });
+  afterAll(async () => {
+    if (handle.serve?.child.exitCode === null) await handle.serve.stop();
+  });
+  handle.cli = (...args) => runCli([...args, ...flags]);
+  handle.json = async (...args) => {
+    const result = await runCli([...args, "--json", ...flags]);
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout);
+  };
+  return handle;
 }
