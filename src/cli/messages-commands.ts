@@ -9,7 +9,7 @@ const int = (name: string) => (value: string) => {
 const STATUSES = ["queued", "sent", "delivered", "read", "failed", "unsent"];
 
 /**
- * `msgctl send`, `messages …`, `availability`, `contacts …` and `simulate …` (SANDBOX.md section 6):
+ * `msgctl send`, `messages …`, `chats list|get`, `availability`, `contacts …` and `simulate …` (SANDBOX.md section 6):
  * maps flags to options and lazily imports the command functions, like program.ts.
  */
 export function addMessageCommands(program: Command, action: typeof Action): void {
@@ -34,6 +34,18 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .addOption(new Option("--wait <status>", "block until the message is at this status or past it").choices(["sent", "delivered", "read"]))
     .option("--timeout <duration>", "real time to wait with --wait", "10s")
     .action(action(async (flags, out) => (await messages()).send(flags, out)));
+
+  const chats = program.command("chats").description("conversations: one-to-one threads (groups in a later version)");
+  chats
+    .command("list")
+    .description("threads, newest activity first (GET /v1/chats)")
+    .option("--limit <n>", "page size, 1-100", int("--limit"))
+    .option("--before <timestamp>", "cursor: the last_message_at of the oldest thread seen")
+    .action(action(async (flags, out) => (await import("./commands/chats.js")).chatsList(flags, out)));
+  chats
+    .command("get <id>")
+    .description("one thread (GET /v1/chats/:id)")
+    .action(action(async (flags, out, id: string) => (await import("./commands/chats.js")).chatsGet(id, flags, out)));
 
   const list = program.command("messages").description("list, read and act on messages");
   list

@@ -96,6 +96,18 @@ describe("msgctl send, messages, wait message, end to end (SANDBOX.md section 6)
     expect(refused.stderr).toContain("invalid_state");
   });
 
+  it("lists the threads and shows one (chats list / get)", async () => {
+    const sent = await json("send", "--to", "+14155550191", "--from", "+14155550101", "--text", "thread me");
+    const chats = await json("chats", "list");
+    expect(chats).toEqual([expect.objectContaining({ id: sent.conversation_id, from_handle: "+14155550101", remote_handle: "+14155550191", is_group: false })]);
+    expect(await json("chats", "get", sent.conversation_id)).toMatchObject({ id: sent.conversation_id });
+    const human = await cli("chats", "list");
+    expect(human.stdout).toMatch(/ID\s+FROM\s+WITH/);
+    const missing = await cli("chats", "get", "00000000-0000-0000-0000-000000000000");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("not_found");
+  });
+
   it("answers availability", async () => {
     expect(await json("availability", "+14155550192")).toEqual({ handle: "+14155550192", imessage: false, channel: "sms" });
   });
