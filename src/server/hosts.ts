@@ -8,6 +8,7 @@ import { deliveryRoutes } from "./routes/control-deliveries.js";
 import { eventRoutes } from "./routes/control-events.js";
 import { resetRoutes } from "./routes/control-reset.js";
 import { healthRoutes } from "./routes/health.js";
+import { inspectorRoutes } from "./routes/inspector.js";
 import { chatRoutes } from "./routes/chats.js";
 import { simulateRoutes } from "./routes/control-simulate.js";
 import { worldRoutes } from "./routes/control-world.js";
@@ -20,6 +21,7 @@ const controlRoutes: Route[] = [...clockRoutes, ...resetRoutes, ...eventRoutes];
 
 /** Every route of the messaging host: spec 4.1-4.5 under /v1, the control API, health. */
 export const messagingRoutes: Route[] = [
+  ...inspectorRoutes,
   ...healthRoutes,
   ...numberRoutes,
   ...messageRoutes,

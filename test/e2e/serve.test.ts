@@ -27,6 +27,13 @@ describe("msgctl serve, end to end (SANDBOX.md sections 1 and 6)", () => {
     expect(serve.ready.accounts[0]?.numbers[0]).toEqual({ handle: "+14155550101", channels: ["imessage", "sms"], label: "main", status: "online" });
   });
 
+  it("answers the advertised inspector URL with a page", async () => {
+    const res = await fetch(serve.ready.inspector_url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(await res.text()).toContain(`${serve.ready.base_url}/v1`);
+  });
+
   it("answers /healthz on both hosts and the API with the key", async () => {
     expect((await fetch(`${serve.ready.base_url}/healthz`)).status).toBe(200);
     expect((await fetch(`${serve.ready.otp_url}/healthz`)).status).toBe(200);
