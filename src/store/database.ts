@@ -81,13 +81,18 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
   const commit = raw.prepare("COMMIT");
   let waiting: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   let after: (() => void)[] = [];
+  let batchOpen = false;
   const commitBatch = () => {
     const settle = waiting;
     const callbacks = after;
+    const opened = batchOpen;
     waiting = [];
     after = [];
+    batchOpen = false;
     try {
       if (raw.open && raw.inTransaction) commit.run();
+      // SQLite itself rolled the batch back (a full disk, say): nothing of it may be acknowledged.
+      else if (opened) throw new Error("The transaction was rolled back by SQLite before it could commit");
     } catch (error) {
       for (const waiter of settle) waiter.reject(error);
       return;
@@ -121,6 +126,7 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
     transaction<T>(fn: () => T): T {
       if (!raw.inTransaction) {
         begin.run();
+        batchOpen = true;
         setImmediate(commitBatch);
       }
       // Inside the open batch better-sqlite3 makes this a savepoint: a throw undoes only fn's writes.

@@ -55,6 +55,15 @@ describe("the store: transactions with group commit", () => {
     expect(seen).toEqual([1]);
   });
 
+  it("rejects committed() when SQLite rolled the batch back, so nothing lost is acknowledged", async () => {
+    db.transaction(() => put("lost"));
+    const waiting = db.committed();
+    // What a fatal error (a full disk) does: SQLite ends the transaction on its own.
+    db.run({ compile: () => ({ sql: "ROLLBACK", parameters: [], query: undefined as never, queryId: undefined as never }) });
+    await expect(waiting).rejects.toThrow(/rolled back/);
+    expect(countOutside()).toBe(0);
+  });
+
   it("resolves committed() at once when nothing is pending", async () => {
     await expect(db.committed()).resolves.toBeUndefined();
   });
