@@ -1,9 +1,9 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { parseFixture } from "../../src/domain/fixture.js";
 import { emitTestEvent } from "../helpers/events.js";
 import { KEY, useSandbox } from "../helpers/sandbox.js";
-import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
+import { useReceiver } from "../helpers/webhook-receiver.js";
 
 const OTHER_KEY = "sk_test_globex_000000000000000";
 const fixture = parseFixture({ accounts: [{ name: "Acme", api_key: KEY }, { name: "Globex", api_key: OTHER_KEY }] }, "test fixture");
@@ -25,11 +25,7 @@ function collect(response: Response): { messages: EventSourceMessage[]; done: Pr
 
 describe("control API: webhook deliveries", () => {
   const t = useSandbox({ socket: true, fixture });
-  let receiver: Receiver;
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(() => receiver.close());
+  const receiver = useReceiver();
   beforeEach(async () => {
     await t.sandbox.control.reset();
     receiver.reply(() => ({ status: 204 }));

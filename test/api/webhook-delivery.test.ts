@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { RETRY_WAITS_MS } from "../../src/domain/webhook-retry-ladder.js";
 import { verifyWebhook } from "../../src/lib/webhook-signature.js";
 import { listJobs } from "../../src/store/jobs.js";
 import { emitTestEvent } from "../helpers/events.js";
 import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
-import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
+import { startReceiver, useReceiver } from "../helpers/webhook-receiver.js";
 
 async function createHook(t: TestSandbox, url: string, body: Record<string, unknown> = {}) {
   const res = await t.api("POST", "/v1/webhooks", { body: { url, ...body } });
@@ -30,11 +30,7 @@ const attemptJobs = (t: TestSandbox) => listJobs(t.sandbox.db).filter((job) => j
 
 describe("webhook delivery (spec section 6) to a real receiver", () => {
   const t = useSandbox();
-  let receiver: Receiver;
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(() => receiver.close());
+  const receiver = useReceiver();
   beforeEach(async () => {
     await t.sandbox.control.reset();
     receiver.requests.length = 0;
@@ -263,11 +259,7 @@ describe("webhook delivery (spec section 6) to a real receiver", () => {
 
 describe("the acknowledgement window (delivery rule 1)", () => {
   const t = useSandbox({ settings: { webhookTimeoutMs: 300 } });
-  let receiver: Receiver;
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(() => receiver.close());
+  const receiver = useReceiver();
 
   it("an answer that does not come within the window is a failed attempt, retried after 5 s", async () => {
     receiver.reply((_request, n) => (n === 1 ? "hang" : { status: 200 }));

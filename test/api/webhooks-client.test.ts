@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError, createClient, verifyWebhook, type MsgctlClient } from "../../src/index.js";
 import { readEventStream } from "../../src/cli/event-stream.js";
 import type { Delivery } from "../../src/client/webhooks.js";
 import { emitTestEvent } from "../helpers/events.js";
 import { KEY, useSandbox } from "../helpers/sandbox.js";
-import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
+import { useReceiver } from "../helpers/webhook-receiver.js";
 
 describe("the typed client and the exported verifyWebhook, against real deliveries", () => {
   const t = useSandbox({ socket: true });
-  let receiver: Receiver;
+  const receiver = useReceiver();
   let client: MsgctlClient;
-  beforeAll(async () => {
-    receiver = await startReceiver();
+  beforeAll(() => {
     client = createClient({ baseUrl: t.sandbox.baseUrl, apiKey: KEY });
   });
-  afterAll(() => receiver.close());
 
   it("covers every endpoint operation", async () => {
     const { webhook, replayed } = await client.webhooks.create({ url: receiver.url, events: ["message.sent"] }, { idempotencyKey: "k1" });

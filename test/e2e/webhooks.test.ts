@@ -1,28 +1,26 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { verifyWebhook } from "../../src/index.js";
 import { runCli } from "../helpers/cli.js";
 import { spawnCli } from "../helpers/cli-process.js";
 import { emitTestEvent } from "../helpers/events.js";
 import { KEY, useSandbox } from "../helpers/sandbox.js";
-import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
+import { useReceiver } from "../helpers/webhook-receiver.js";
 
 // The sandbox runs in this process on a real socket so the tests can emit events directly;
 // every msgctl command is the real CLI in its own process, over HTTP and server-sent events.
 describe("msgctl webhooks, end to end (SANDBOX.md section 6)", () => {
   const t = useSandbox({ socket: true });
-  let receiver: Receiver;
+  const receiver = useReceiver();
   let flags: string[];
   const dir = mkdtempSync(join(tmpdir(), "msgctl-webhooks-"));
   const cli = (...args: string[]) => runCli([...args, ...flags], { cwd: dir });
 
-  beforeAll(async () => {
-    receiver = await startReceiver();
+  beforeAll(() => {
     flags = ["--base-url", t.sandbox.baseUrl, "--api-key", KEY];
   });
-  afterAll(() => receiver.close());
   beforeEach(async () => {
     await t.sandbox.control.reset();
     receiver.requests.length = 0;

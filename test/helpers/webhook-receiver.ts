@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -23,12 +24,12 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** Starts a receiver that answers 204 until told otherwise. */
-export async function startReceiver(): Promise<Receiver> {
+/** Starts a receiver that answers 204 until told otherwise; `into` becomes the receiver. */
+export async function startReceiver(into: Partial<Receiver> = {}): Promise<Receiver> {
   let answer: (request: ReceivedRequest, n: number) => ReceiverReply = () => ({ status: 204 });
   let active = 0;
   const hanging = new Set<ServerResponse>();
-  const receiver = { requests: [] as ReceivedRequest[], maxConcurrent: 0 } as Receiver;
+  const receiver = Object.assign(into, { requests: [] as ReceivedRequest[], maxConcurrent: 0 }) as Receiver;
   const server = createServer((req, res) => {
     active++;
     receiver.maxConcurrent = Math.max(receiver.maxConcurrent, active);
@@ -64,4 +65,14 @@ export async function startReceiver(): Promise<Receiver> {
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   });
+}
+
+/** A receiver started before the tests of a describe block and closed after them. */
+export function useReceiver(): Receiver {
+  const receiver = {} as Receiver;
+  beforeAll(async () => {
+    await startReceiver(receiver);
+  });
+  afterAll(() => receiver.close());
+  return receiver;
 }

@@ -1,20 +1,16 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { allAccounts } from "../../src/domain/accounts.js";
 import { createWebhook } from "../../src/domain/webhooks.js";
 import { listDeliveries } from "../../src/domain/webhook-deliveries.js";
 import { launchSandbox } from "../../src/runtime/sandbox.js";
 import { emitTestEvent } from "../helpers/events.js";
-import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
+import { useReceiver } from "../helpers/webhook-receiver.js";
 
 describe("webhooks across a restart and on a real clock", () => {
-  let receiver: Receiver;
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(() => receiver.close());
+  const receiver = useReceiver();
 
   it("endpoints, pending deliveries and their retry times survive a restart with the same database", async () => {
     receiver.requests.length = 0;
