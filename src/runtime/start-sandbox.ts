@@ -1,11 +1,11 @@
 import { createClient, type MsgctlClient } from "../client/client.js";
 import type { EventView } from "../client/types.js";
-import type { EmittedEvent } from "../domain/events.js";
-import type { Settings } from "../domain/settings.js";
+import type { EmittedEvent } from "../domain/core/events.js";
+import type { Settings } from "../domain/core/settings.js";
 import { isoTime } from "../lib/clock.js";
 import { parseDuration } from "../lib/duration.js";
 import { listEventsAfter } from "../store/events.js";
-import { allAccounts } from "../domain/accounts.js";
+import { allAccounts } from "../domain/accounts/authenticate.js";
 import { launchSandbox, type SandboxAccount } from "./sandbox.js";
 
 /** Options of `startSandbox`: all optional. */

@@ -1,7 +1,7 @@
 import type { ClockMode } from "../lib/clock.js";
-import type { EmittedEvent } from "../domain/events.js";
-import type { Fixture } from "../domain/fixture.js";
-import type { SeededAccount } from "../domain/seed.js";
+import type { EmittedEvent } from "../domain/core/events.js";
+import type { Fixture } from "../domain/sandbox/fixture.js";
+import type { SeededAccount } from "../domain/sandbox/seed.js";
 
 /** What the control API needs from the running sandbox; the runtime implements it. */
 export interface SandboxControl {

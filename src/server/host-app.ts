@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { H3, HTTPError, HTTPResponse, getRouterParam, type H3Event } from "h3";
-import { authenticate, type Account, type KeyKind } from "../domain/accounts.js";
-import type { DomainContext } from "../domain/context.js";
+import { authenticate, type Account, type KeyKind } from "../domain/accounts/authenticate.js";
+import type { DomainContext } from "../domain/core/context.js";
 import { AppError, isAppError, type ErrorCode } from "../lib/app-error.js";
 import type { SandboxControl } from "./control.js";
 import { readJsonBody } from "./request-body.js";

@@ -1,5 +1,5 @@
 import type { H3, H3Event } from "h3";
-import type { DomainContext } from "../domain/context.js";
+import type { DomainContext } from "../domain/core/context.js";
 import type { SandboxControl } from "./control.js";
 import { createHostApp } from "./host-app.js";
 import type { Route } from "./route.js";

@@ -1,6 +1,6 @@
 import type { H3Event, HTTPResponse } from "h3";
-import type { Account } from "../domain/accounts.js";
-import type { DomainContext } from "../domain/context.js";
+import type { Account } from "../domain/accounts/authenticate.js";
+import type { DomainContext } from "../domain/core/context.js";
 import type { SandboxControl } from "./control.js";
 
 /** The HTTP methods routes use. */

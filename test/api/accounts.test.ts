@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emitEvent } from "../../src/domain/events.js";
-import { allAccounts } from "../../src/domain/accounts.js";
+import { emitEvent } from "../../src/domain/core/events.js";
+import { allAccounts } from "../../src/domain/accounts/authenticate.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
 const fixture = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { allAccounts } from "../../src/domain/accounts.js";
-import { emitEvent } from "../../src/domain/events.js";
+import { allAccounts } from "../../src/domain/accounts/authenticate.js";
+import { emitEvent } from "../../src/domain/core/events.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
 describe("control API: clock (SANDBOX.md section 4)", () => {

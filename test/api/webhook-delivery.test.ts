@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { RETRY_WAITS_MS } from "../../src/domain/webhook-retry-ladder.js";
+import { RETRY_WAITS_MS } from "../../src/domain/webhooks/retry-ladder.js";
 import { verifyWebhook } from "../../src/lib/webhook-signature.js";
 import { listJobs } from "../../src/store/jobs.js";
 import { emitTestEvent } from "../helpers/events.js";

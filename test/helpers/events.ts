@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { allAccounts } from "../../src/domain/accounts.js";
-import type { DomainContext } from "../../src/domain/context.js";
-import { emitEvent, type EmittedEvent, type EventType } from "../../src/domain/events.js";
+import { allAccounts } from "../../src/domain/accounts/authenticate.js";
+import type { DomainContext } from "../../src/domain/core/context.js";
+import { emitEvent, type EmittedEvent, type EventType } from "../../src/domain/core/events.js";
 
 /**
  * Emits an event for the first (or named) account as a state change would: in a transaction,

@@ -2,8 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { scheduleJob } from "../../src/domain/jobs.js";
-import { jobHandlers } from "../../src/domain/modules.js";
+import { scheduleJob } from "../../src/domain/core/jobs.js";
+import { jobHandlers } from "../../src/runtime/modules.js";
 import { launchSandbox } from "../../src/runtime/sandbox.js";
 import { listJobs } from "../../src/store/jobs.js";
 

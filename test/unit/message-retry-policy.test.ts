@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideRetry, freshRetryState, rateLimitCooldownMs, RETRY_POLICY } from "../../src/domain/message-retry-policy.js";
+import { decideRetry, freshRetryState, rateLimitCooldownMs, RETRY_POLICY } from "../../src/domain/messages/retry-policy.js";
 
 const S = 1_000;
 const MIN = 60 * S;

@@ -1,7 +1,7 @@
 import type { EventStream } from "h3";
-import { onDeliveryAttempt } from "../../domain/webhook-activity.js";
-import { getDelivery, listDeliveries } from "../../domain/webhook-deliveries.js";
-import { isAccountWebhook } from "../../domain/webhooks.js";
+import { onDeliveryAttempt } from "../../domain/webhooks/activity.js";
+import { getDelivery, listDeliveries } from "../../domain/webhooks/deliveries.js";
+import { isAccountWebhook } from "../../domain/webhooks/endpoints.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { openEventStream } from "../event-stream.js";
 import { ok, page, type ApiRequest, type Route } from "../route.js";

@@ -1,6 +1,6 @@
 import type { EventStream } from "h3";
 import { z } from "zod";
-import { isEventType, type EmittedEvent, type EventType } from "../../domain/events.js";
+import { isEventType, type EmittedEvent, type EventType } from "../../domain/core/events.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
 import { parseInput } from "../../lib/validation.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseFixture } from "../../domain/fixture.js";
+import { parseFixture } from "../../domain/sandbox/fixture.js";
 import { parseInput } from "../../lib/validation.js";
 import { ok, type Route } from "../route.js";
 

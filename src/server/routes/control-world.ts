@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { getContact, listContacts, setContact } from "../../domain/contacts-control.js";
-import { FAULT_NAMES, getNumberFaults, setNumberFault } from "../../domain/number-faults.js";
+import { getContact, listContacts, setContact } from "../../domain/world/contact-views.js";
+import { FAULT_NAMES, getNumberFaults, setNumberFault } from "../../domain/world/number-faults.js";
 import { parseInput } from "../../lib/validation.js";
 import { ok, page, type Route } from "../route.js";
 

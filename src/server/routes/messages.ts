@@ -1,7 +1,7 @@
-import { editMessage, reactToMessage, retryMessage, unsendMessage } from "../../domain/message-actions.js";
-import { getMessage, listMessages } from "../../domain/message-queries.js";
-import { handleAvailability } from "../../domain/message-routing.js";
-import { sendMessage } from "../../domain/send-message.js";
+import { editMessage, reactToMessage, retryMessage, unsendMessage } from "../../domain/messages/actions.js";
+import { getMessage, listMessages } from "../../domain/messages/queries.js";
+import { handleAvailability } from "../../domain/messages/routing.js";
+import { sendMessage } from "../../domain/messages/send-message.js";
 import { ok, page, type Route } from "../route.js";
 
 /** Messages and handle availability (spec 4.3). */

@@ -1,0 +1,91 @@
+import type { Clock } from "../../lib/clock.js";
+import type { IdSource } from "../../lib/ids.js";
+import type { Db } from "../../store/database.js";
+import type { EmittedEvent } from "./events.js";
+import type { Settings } from "./settings.js";
+
+/**
+ * What happens outside the transaction once it commits. The runtime wires these to the
+ * scheduler (wake up for a new job) and to live listeners (tail, wait, the event stream).
+ */
+export interface DomainSignals {
+  jobScheduled(dueAt: number): void;
+  eventAppended(event: EmittedEvent): void;
+}
+
+/** Work done inside the emitting transaction for every event: webhook fan-out registers here. */
+export type EventFanOut = (ctx: DomainContext, event: EmittedEvent) => void;
+
+/** Everything a domain rule may use. Time, ids and the database come only from here. */
+export interface DomainContext {
+  readonly db: Db;
+  readonly clock: Clock;
+  /** Real wall-clock time, for the few things that follow it in manual mode too (signature `t`). */
+  readonly wallNow: () => number;
+  readonly ids: IdSource;
+  readonly settings: Settings;
+  readonly signals: DomainSignals;
+  readonly fanOut: EventFanOut[];
+  /** A fetch for outgoing HTTP (webhook deliveries); injectable for tests. */
+  readonly fetch: typeof fetch;
+  /** Resolves a host name to addresses (webhook URL checks); injectable for tests. */
+  readonly resolveHost: (host: string) => Promise<string[]>;
+  /** The next record timestamp: the clock's now, bumped so that it is unique and increasing. */
+  recordTime(): number;
+  /** Per-sandbox caches that a reset must clear. */
+  readonly caches: Map<string, Map<unknown, unknown>>;
+}
+
+/** Options to build a context; signals may be wired later. */
+export interface ContextOptions {
+  db: Db;
+  clock: Clock;
+  ids: IdSource;
+  settings: Settings;
+  wallNow?: () => number;
+  fetch?: typeof fetch;
+  resolveHost: (host: string) => Promise<string[]>;
+}
+
+/** Builds the domain context over an open database and a clock. */
+export function createContext(options: ContextOptions): DomainContext {
+  const { db, clock } = options;
+  // Kept in memory only: writing it on every record cost a row update per request. At start
+  // the newest timestamp on record is found again, so a restart never reuses a millisecond.
+  let lastRecordMs = db.maxOfColumns(["created_at", "updated_at", "last_record_ms"]);
+  const signals: DomainSignals = { jobScheduled() {}, eventAppended() {} };
+  return {
+    db,
+    clock,
+    wallNow: options.wallNow ?? Date.now,
+    ids: options.ids,
+    settings: options.settings,
+    signals,
+    fanOut: [],
+    // Touching the global fetch loads undici (~30 ms): only do it when a webhook is delivered.
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    resolveHost: options.resolveHost,
+    caches: new Map(),
+    recordTime() {
+      // SANDBOX.md section 5: a record that would share a millisecond with the previous one
+      // takes the next millisecond, so `before` cursors never skip or repeat.
+      lastRecordMs = Math.max(clock.now(), lastRecordMs + 1);
+      return lastRecordMs;
+    },
+  };
+}
+
+/** A named cache that `resetCaches` empties (e.g. the key → account cache). */
+export function cacheOf<K, V>(ctx: DomainContext, name: string): Map<K, V> {
+  let cache = ctx.caches.get(name);
+  if (!cache) {
+    cache = new Map();
+    ctx.caches.set(name, cache);
+  }
+  return cache as Map<K, V>;
+}
+
+/** Empties every cache (after a reset). */
+export function resetCaches(ctx: DomainContext): void {
+  for (const cache of ctx.caches.values()) cache.clear();
+}

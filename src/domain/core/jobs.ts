@@ -1,0 +1,29 @@
+import { insertJob } from "../../store/jobs.js";
+import type { DomainContext } from "./context.js";
+
+/** What a job handler knows about the run it is part of. */
+export interface JobRun {
+  id: number;
+  dueAt: number;
+  /** Aborted when the sandbox stops or resets mid-run: the handler should stop without writing. */
+  signal: AbortSignal;
+}
+
+/**
+ * Runs one job. A synchronous handler runs inside the scheduler's transaction, together with the
+ * removal of the job; an async one (a webhook HTTP attempt) writes in its own transactions.
+ */
+export type JobHandler = (ctx: DomainContext, payload: any, run: JobRun) => void | Promise<void>;
+
+/** Persists a job due at `dueAt` (virtual time); call inside the transaction that needs it. */
+export function scheduleJob(
+  ctx: DomainContext,
+  kind: string,
+  payload: unknown,
+  dueAt: number,
+  lane?: string,
+): number {
+  const id = insertJob(ctx.db, { kind, payload, due_at: dueAt, lane: lane ?? null, created_at: ctx.clock.now() });
+  ctx.db.afterCommit(() => ctx.signals.jobScheduled(dueAt));
+  return id;
+}

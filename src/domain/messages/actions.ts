@@ -1,0 +1,149 @@
+import { z } from "zod";
+import { invalidRequest, invalidState } from "../../lib/app-error.js";
+import { parseInput } from "../../lib/validation.js";
+import { findMessageAction, insertMessageAction, updateMessageAction, type MessageActionRow } from "../../store/message-actions.js";
+import { findMessageById, updateMessage, type MessageRow } from "../../store/messages.js";
+import type { DomainContext } from "../core/context.js";
+import { emitEvent } from "../core/events.js";
+import { scheduleJob, type JobHandler } from "../core/jobs.js";
+import { decideRetry, RETRY_POLICY } from "./retry-policy.js";
+import { messageForPath } from "./queries.js";
+import { applyTransition, canTransition } from "./status-table.js";
+import { editedFields, toMessage, type MessageResource } from "./views.js";
+import { meetFaults } from "../world/number-faults.js";
+import type { Channel } from "../world/numbers.js";
+import { isValidReaction, NAMED_REACTIONS } from "./reactions.js";
+
+/** The job kind of a pending reaction, edit or unsend. */
+export const ACTION_JOB = "message.action";
+
+const reactBody = z.strictObject({
+  reaction: z.string().refine(isValidReaction, `must be one of ${NAMED_REACTIONS.join(", ")} or a single emoji`),
+  remove: z.boolean().optional(),
+});
+const editBody = z.strictObject({ text: z.string().min(1, "must not be empty").max(20_000) });
+
+const required = (input: unknown, example: string) => {
+  if (input === undefined) throw invalidRequest(`body: required, e.g. ${example}`);
+  return input;
+};
+
+/** 409 unless the message went out over iMessage and is still there (edit and unsend, spec 4.3). */
+function assertEditable(row: MessageRow, action: "edit" | "unsend"): void {
+  if (row.direction !== "outbound") throw invalidState(`Only the account's own messages can be ${action === "edit" ? "edited" : "unsent"}`);
+  if (row.status === "unsent") throw invalidState("The message was unsent");
+  if (row.status === "queued" || row.status === "failed") throw invalidState(`The message has not been sent yet (status ${row.status})`);
+  if (row.channel !== "imessage") throw invalidState(`${action === "edit" ? "Edit" : "Unsend"} is iMessage only; this message went by ${row.channel}`);
+}
+
+/** Records an action and its first attempt, after the send latency; answers with the message. */
+function queueAction(ctx: DomainContext, row: MessageRow, fields: Pick<MessageActionRow, "kind" | "reaction" | "remove" | "text">): MessageResource {
+  ctx.db.transaction(() => {
+    const at = ctx.recordTime();
+    const id = ctx.ids.uuid();
+    insertMessageAction(ctx.db, {
+      id,
+      account_id: row.account_id,
+      message_id: row.id,
+      ...fields,
+      status: "pending",
+      error: null,
+      attempts: 0,
+      first_attempt_at: null,
+      backoff_ms: RETRY_POLICY.offline.initialBackoffMs,
+      created_at: at,
+      updated_at: at,
+    });
+    scheduleJob(ctx, ACTION_JOB, { action_id: id }, ctx.clock.now() + ctx.settings.sendLatencyMs);
+  });
+  return toMessage(ctx, row);
+}
+
+/** POST /v1/messages/:id/react: the target must be delivered (or read), on iMessage or WhatsApp. */
+export function reactToMessage(ctx: DomainContext, accountId: string, id: string, input: unknown): MessageResource {
+  const row = messageForPath(ctx, accountId, id);
+  const body = parseInput(reactBody, required(input, '{ "reaction": "love" }'));
+  if (row.status !== "delivered" && row.status !== "read") throw invalidState(`Reactions need a delivered message; this one is ${row.status}`);
+  if (row.channel === "sms") throw invalidState("Reactions are not supported on SMS");
+  return queueAction(ctx, row, { kind: "react", reaction: body.reaction, remove: body.remove ? 1 : 0, text: null });
+}
+
+/** POST /v1/messages/:id/edit: iMessage only, after sending; lands asynchronously. */
+export function editMessage(ctx: DomainContext, accountId: string, id: string, input: unknown): MessageResource {
+  const row = messageForPath(ctx, accountId, id);
+  const body = parseInput(editBody, required(input, '{ "text": "new text" }'));
+  assertEditable(row, "edit");
+  return queueAction(ctx, row, { kind: "edit", reaction: null, remove: 0, text: body.text });
+}
+
+/** POST /v1/messages/:id/unsend: iMessage only, after sending; lands asynchronously. */
+export function unsendMessage(ctx: DomainContext, accountId: string, id: string): MessageResource {
+  const row = messageForPath(ctx, accountId, id);
+  assertEditable(row, "unsend");
+  return queueAction(ctx, row, { kind: "unsend", reaction: null, remove: 0, text: null });
+}
+
+/** POST /v1/messages/:id/retry: failed → queued, with fresh retry bookkeeping. */
+export function retryMessage(ctx: DomainContext, accountId: string, id: string): MessageResource {
+  const row = messageForPath(ctx, accountId, id);
+  if (row.direction !== "outbound" || !canTransition(row, "retried")) {
+    throw invalidState(`Only failed messages can be retried; this one is ${row.status}`);
+  }
+  const next = ctx.db.transaction(() =>
+    applyTransition(ctx, row, "retried", {
+      changes: {
+        error: null,
+        attempts: 0,
+        first_attempt_at: null,
+        backoff_ms: RETRY_POLICY.offline.initialBackoffMs,
+        generation: row.generation + 1,
+      },
+    }),
+  );
+  return toMessage(ctx, next);
+}
+
+/** Makes an action take effect on its message. */
+function land(ctx: DomainContext, action: MessageActionRow, message: MessageRow): void {
+  if (action.kind === "edit") {
+    const editedAt = ctx.recordTime();
+    updateMessage(ctx.db, message.id, { text: action.text, edited_at: editedAt, updated_at: ctx.clock.now() });
+    emitEvent(ctx, message.account_id, "message.edited", editedFields({ ...message, text: action.text, edited_at: editedAt }));
+  } else if (action.kind === "unsend") {
+    applyTransition(ctx, message, "unsent");
+  }
+  // A reaction sent through the API changes nothing visible: message.reaction is for contacts' reactions.
+}
+
+/**
+ * One attempt of a pending reaction, edit or unsend (job `message.action`). It meets the number's
+ * faults and follows the send retry policy, but giving up only drops the action: the message is
+ * never marked failed (spec section 3, last line).
+ */
+export const runActionAttempt: JobHandler = (ctx, payload: { action_id: string }) => {
+  const action = findMessageAction(ctx.db, payload.action_id);
+  if (!action || action.status !== "pending") return;
+  const message = findMessageById(ctx.db, action.message_id);
+  const now = ctx.clock.now();
+  const drop = (error: string) => updateMessageAction(ctx.db, action.id, { status: "dropped", error, updated_at: now });
+  if (!message || message.status === "unsent") return void drop("The message was unsent");
+  if (action.kind === "unsend" && !canTransition(message, "unsent")) return void drop(`The message is ${message.status}`);
+
+  const outcome = meetFaults(ctx, message.number_handle, message.channel as Channel, now);
+  if (outcome.kind === "ok") {
+    land(ctx, action, message);
+    updateMessageAction(ctx.db, action.id, { status: "done", error: null, first_attempt_at: action.first_attempt_at ?? now, updated_at: now });
+    return;
+  }
+  if (outcome.kind === "permanent") return void drop(outcome.error);
+  const state = { attempts: action.attempts, firstAttemptAt: action.first_attempt_at ?? now, backoffMs: action.backoff_ms };
+  const decision = decideRetry(state, outcome, now, message.number_handle);
+  updateMessageAction(ctx.db, action.id, {
+    attempts: decision.state.attempts,
+    first_attempt_at: decision.state.firstAttemptAt,
+    backoff_ms: decision.state.backoffMs,
+    updated_at: now,
+    ...(decision.retry ? {} : { status: "dropped" as const, error: decision.error }),
+  });
+  if (decision.retry) scheduleJob(ctx, ACTION_JOB, { action_id: action.id }, decision.at);
+};

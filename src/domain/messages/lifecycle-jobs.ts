@@ -1,0 +1,81 @@
+import { setConversationChannel } from "../../store/conversations.js";
+import { findMessageById, type MessageRow } from "../../store/messages.js";
+import { contactProfile } from "../world/contacts.js";
+import type { DomainContext } from "../core/context.js";
+import type { JobHandler } from "../core/jobs.js";
+import { messageAttachments } from "../attachments/message-media.js";
+import { decideRetry, type RetryState } from "./retry-policy.js";
+import { routeOutbound } from "./routing.js";
+import { applyTransition, MESSAGE_JOBS, type LifecycleJob, type Trigger } from "./status-table.js";
+import { meetFaults } from "../world/number-faults.js";
+import { numberByHandle } from "../world/numbers.js";
+
+/** The message a lifecycle job is about, unless it has moved on since the job was scheduled. */
+function current(ctx: DomainContext, job: LifecycleJob, status: MessageRow["status"]): MessageRow | undefined {
+  const row = findMessageById(ctx.db, job.message_id);
+  return row && row.generation === job.generation && row.status === status ? row : undefined;
+}
+
+const retryTrigger: Record<"transient" | "offline" | "rate_limited", Trigger> = {
+  transient: "transient_error",
+  offline: "number_offline",
+  rate_limited: "rate_limited",
+};
+
+/**
+ * One send attempt of a queued message (job `message.send`): route it, meet the number's
+ * faults, then move it to sent, keep it queued for the retry policy, or fail it.
+ */
+export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
+  const row = current(ctx, job, "queued");
+  if (!row) return;
+  const now = ctx.clock.now();
+  const number = numberByHandle(ctx, row.number_handle);
+  const fail = (trigger: Trigger, error: string, changes = {}) =>
+    applyTransition(ctx, row, trigger, { changes: { ...changes, error, first_attempt_at: row.first_attempt_at ?? now } });
+  if (!number) return void fail("permanent_error", `${row.number_handle} is no longer one of the account's numbers`);
+
+  const profile = contactProfile(ctx, row.remote_handle);
+  const route = routeOutbound(ctx, number, profile, row.requested_channel);
+  if ("error" in route) return void fail("permanent_error", route.error);
+  const tooLarge = row.has_attachments ? messageAttachments.fitError(ctx, row, route.channel) : undefined;
+  if (tooLarge) return void fail("permanent_error", tooLarge);
+
+  const outcome = meetFaults(ctx, number.handle, route.channel, now);
+  if (outcome.kind === "ok") {
+    applyTransition(ctx, row, "send_succeeded", {
+      changes: { channel: route.channel, error: null, first_attempt_at: row.first_attempt_at ?? now },
+      profile,
+    });
+    setConversationChannel(ctx.db, row.conversation_id, route.channel);
+    return;
+  }
+  if (outcome.kind === "permanent") return void fail("permanent_error", outcome.error);
+
+  const state: RetryState = { attempts: row.attempts, firstAttemptAt: row.first_attempt_at ?? now, backoffMs: row.backoff_ms };
+  const decision = decideRetry(state, outcome, now, number.handle);
+  const bookkeeping = { attempts: decision.state.attempts, first_attempt_at: decision.state.firstAttemptAt, backoff_ms: decision.state.backoffMs };
+  if (!decision.retry) return void fail("retries_exhausted", decision.error, bookkeeping);
+  applyTransition(ctx, row, retryTrigger[outcome.kind], { changes: bookkeeping, nextAt: decision.at });
+};
+
+/** The recipient's device acknowledges (job `message.acknowledge`); an unreachable one never does. */
+export const runAcknowledge: JobHandler = (ctx, job: LifecycleJob) => {
+  const row = current(ctx, job, "sent");
+  if (!row) return;
+  const profile = contactProfile(ctx, row.remote_handle);
+  if (profile.reachable) applyTransition(ctx, row, "acknowledged", { profile });
+};
+
+/** The recipient reads the message (job `message.read`), where read receipts are on. */
+export const runRead: JobHandler = (ctx, job: LifecycleJob) => {
+  const row = current(ctx, job, "delivered");
+  if (row && contactProfile(ctx, row.remote_handle).read_receipts) applyTransition(ctx, row, "read");
+};
+
+/** The lifecycle's job handlers, by kind (registered in modules.ts). */
+export const messageJobHandlers: Record<string, JobHandler> = {
+  [MESSAGE_JOBS.send]: runSendAttempt,
+  [MESSAGE_JOBS.acknowledge]: runAcknowledge,
+  [MESSAGE_JOBS.read]: runRead,
+};

@@ -1,0 +1,159 @@
+import { z } from "zod";
+import { AppError, invalidRequest } from "../../lib/app-error.js";
+import { parseHandleMemo } from "../../lib/handle-memo.js";
+import { isUuid } from "../../lib/ids.js";
+import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
+import { parseInput } from "../../lib/validation.js";
+import { findIdempotentResource, saveIdempotencyKey } from "../../store/idempotency.js";
+import { findAccountMessage, insertMessage } from "../../store/messages.js";
+import type { MessagesTable } from "../../store/schema.js";
+import type { DomainContext } from "../core/context.js";
+import { conversationForField, threadForMessage } from "../conversations/chats.js";
+import { scheduleJob } from "../core/jobs.js";
+import { messageAttachments } from "../attachments/message-media.js";
+import { RETRY_POLICY } from "./retry-policy.js";
+import { assertSendable, requireHandle, serviceOf, type Service } from "./routing.js";
+import { MESSAGE_JOBS, type LifecycleJob } from "./status-table.js";
+import { toMessage, type MessageResource } from "./views.js";
+import { numberByHandle, type AccountNumber } from "../world/numbers.js";
+
+const uuid = z.string().refine(isUuid, "must be a UUID");
+
+/** The body of POST /v1/messages (spec 4.3); null counts as absent. */
+const sendBody = z.strictObject({
+  to: z.string().nullish(),
+  from_handle: z.string().nullish(),
+  conversation_id: z.string().nullish(),
+  text: z.string().min(1, "must not be empty").max(20_000, "must be at most 20000 characters").nullish(),
+  attachment_ids: z.array(uuid).max(10, "at most 10 attachments per message").nullish(),
+  reply_to: uuid.nullish(),
+  effect: z.string().min(1, "must not be empty").max(200).nullish(),
+  channel: z.literal("whatsapp", { message: 'the only value is "whatsapp" (iMessage or SMS is chosen per recipient)' }).nullish(),
+  voice_memo: z.boolean().nullish(),
+  media_quality: z.enum(["fit", "original"]).nullish(),
+});
+
+const ENDPOINT = "POST /v1/messages";
+
+/** The answer of a send: the message, and whether it was an idempotent replay (200, not 202). */
+export interface SendResult {
+  message: MessageResource;
+  replayed: boolean;
+}
+
+/** Where a send goes: the account's number, the contact, the thread service. */
+interface Destination {
+  number: AccountNumber;
+  to: string;
+  service: Service;
+  /** `whatsapp` for WhatsApp threads and sends; null lets routing choose iMessage or SMS. */
+  requested: "whatsapp" | null;
+}
+
+function destinationOf(ctx: DomainContext, accountId: string, body: z.output<typeof sendBody>): Destination {
+  const requested = body.channel ?? null;
+  if (body.conversation_id != null) {
+    if (body.to != null || body.from_handle != null) {
+      throw invalidRequest("conversation_id: send either conversation_id, or to with from_handle, not both");
+    }
+    const thread = conversationForField(ctx, accountId, body.conversation_id, "conversation_id");
+    if (thread.is_group || thread.remote_handle === null) {
+      throw new AppError("unsupported", 400, "conversation_id: sending into group chats is not available in this sandbox yet");
+    }
+    if (requested === "whatsapp" && thread.service !== "whatsapp") {
+      throw invalidRequest("channel: this conversation is an iMessage/SMS thread; WhatsApp has its own thread");
+    }
+    const number = numberByHandle(ctx, thread.from_handle);
+    if (!number) throw invalidRequest("conversation_id: its number is no longer one of the account's numbers");
+    return { number, to: thread.remote_handle, service: thread.service, requested: thread.service === "whatsapp" ? "whatsapp" : null };
+  }
+  if (body.to == null) throw invalidRequest("to: required (with from_handle) unless conversation_id is set");
+  if (body.from_handle == null) throw invalidRequest("from_handle: required with to");
+  const to = requireHandle(body.to, "to");
+  const fromHandle = parseHandleMemo(body.from_handle);
+  const number = fromHandle?.kind === "phone" ? numberByHandle(ctx, fromHandle.value) : undefined;
+  if (!number || number.accountId !== accountId) {
+    throw new AppError("invalid_from_handle", 400, `from_handle: ${body.from_handle} is not one of this account's numbers`);
+  }
+  assertSendable(number, to, requested);
+  return { number, to, service: serviceOf(requested), requested };
+}
+
+/** Reads an Idempotency-Key header: absent, or 1-255 printable characters. */
+function idempotencyKeyOf(header: string | null): string | undefined {
+  if (header === null) return undefined;
+  if (header.length === 0 || header.length > 255) throw invalidRequest("Idempotency-Key: must be 1 to 255 characters");
+  return header;
+}
+
+/**
+ * POST /v1/messages (spec 4.3, SANDBOX.md section 5): validates, then in one transaction either
+ * replays the message an Idempotency-Key already created (nothing is sent again) or creates the
+ * message queued, with its thread and its first send attempt.
+ */
+export function sendMessage(ctx: DomainContext, accountId: string, input: unknown, keyHeader: string | null): SendResult {
+  if (input === undefined) throw invalidRequest("body: required, e.g. { \"to\": \"+14155550191\", \"from_handle\": \"+14155550101\", \"text\": \"hi\" }");
+  const key = idempotencyKeyOf(keyHeader);
+  const body = parseInput(sendBody, input);
+  const destination = destinationOf(ctx, accountId, body);
+  const attachmentIds = body.attachment_ids ?? [];
+  if (body.text == null && attachmentIds.length === 0) throw invalidRequest("text: text or attachment_ids is required");
+  if (new Set(attachmentIds).size !== attachmentIds.length) throw invalidRequest("attachment_ids: lists an attachment twice");
+  if (body.effect != null && destination.requested === "whatsapp") throw invalidRequest("effect: effects are iMessage only, not for channel whatsapp");
+
+  return ctx.db.transaction(() => {
+    if (key !== undefined) {
+      const original = findIdempotentResource(ctx.db, accountId, ENDPOINT, key);
+      const row = original ? findAccountMessage(ctx.db, accountId, original) : undefined;
+      if (row) return { message: toMessage(ctx, row), replayed: true };
+    }
+    const now = ctx.clock.now();
+    const createdAt = ctx.recordTime();
+    const { number, to } = destination;
+    const thread = threadForMessage(ctx, accountId, number.handle, to, destination.service, createdAt);
+    if (body.reply_to != null) {
+      const target = findAccountMessage(ctx.db, accountId, body.reply_to.toLowerCase());
+      if (!target) throw invalidRequest(`reply_to: no message ${body.reply_to} in this account`);
+      if (target.conversation_id !== thread.id) throw invalidRequest("reply_to: that message is in another conversation");
+    }
+    const id = timeOrderedUuid(ctx.ids, createdAt);
+    if (attachmentIds.length > 0) messageAttachments.claim(ctx, accountId, attachmentIds, id);
+    // MESSAGE_TRANSITIONS.accepted: queued, channel null, first attempt after the send latency.
+    const dueAt = now + ctx.settings.sendLatencyMs;
+    const row: MessagesTable = {
+      id,
+      account_id: accountId,
+      conversation_id: thread.id,
+      direction: "outbound",
+      status: "queued",
+      channel: null,
+      number_handle: number.handle,
+      remote_handle: to,
+      requested_channel: destination.requested,
+      text: body.text ?? null,
+      effect: body.effect ?? null,
+      reply_to: body.reply_to?.toLowerCase() ?? null,
+      error: null,
+      metadata: null,
+      has_attachments: attachmentIds.length > 0 ? 1 : 0,
+      voice_memo: body.voice_memo ? 1 : 0,
+      media_quality: body.media_quality ?? "fit",
+      attempts: 0,
+      first_attempt_at: null,
+      backoff_ms: RETRY_POLICY.offline.initialBackoffMs,
+      next_attempt_at: dueAt,
+      generation: 0,
+      sent_at: null,
+      delivered_at: null,
+      read_at: null,
+      edited_at: null,
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+    insertMessage(ctx.db, row);
+    const job: LifecycleJob = { message_id: id, generation: 0 };
+    scheduleJob(ctx, MESSAGE_JOBS.send, job, dueAt);
+    if (key !== undefined) saveIdempotencyKey(ctx.db, { account_id: accountId, endpoint: ENDPOINT, key, created_at: createdAt, resource_id: id });
+    return { message: toMessage(ctx, row), replayed: false };
+  });
+}

@@ -1,0 +1,77 @@
+import type { MessageResource } from "../../lib/api-resources.js";
+import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
+import type { MessageRow } from "../../store/messages.js";
+import type { DomainContext } from "../core/context.js";
+import { messageAttachments } from "../attachments/message-media.js";
+
+/** A message status (spec section 3). */
+export type MessageStatus = MessageRow["status"];
+
+export type { MessageResource };
+
+/** A message row as the API shows it. */
+export function toMessage(ctx: DomainContext, row: MessageRow): MessageResource {
+  return {
+    id: row.id,
+    conversation_id: row.conversation_id,
+    direction: row.direction,
+    status: row.status,
+    channel: row.channel,
+    text: row.text,
+    effect: row.effect,
+    reply_to: row.reply_to,
+    error: row.error,
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+    attachments: row.has_attachments ? messageAttachments.list(ctx, row.id) : [],
+    sent_at: isoTimeOrNull(row.sent_at),
+    delivered_at: isoTimeOrNull(row.delivered_at),
+    read_at: isoTimeOrNull(row.read_at),
+    edited_at: isoTimeOrNull(row.edited_at),
+    created_at: isoTime(row.created_at),
+  };
+}
+
+/**
+ * The payload fields of an outbound lifecycle event (message.sent/delivered/read/failed):
+ * `message_id` for dedupe, the thread, the state reached, and the timestamps so far.
+ */
+export function lifecycleFields(row: MessageRow): Record<string, unknown> {
+  const fields: Record<string, unknown> = {
+    message_id: row.id,
+    conversation_id: row.conversation_id,
+    status: row.status,
+    channel: row.channel,
+    from: row.number_handle,
+    to: row.remote_handle,
+  };
+  if (row.status === "failed") fields.error = row.error;
+  if (row.sent_at !== null) fields.sent_at = isoTime(row.sent_at);
+  if (row.delivered_at !== null) fields.delivered_at = isoTime(row.delivered_at);
+  if (row.read_at !== null) fields.read_at = isoTime(row.read_at);
+  return fields;
+}
+
+/** The payload of message.received (spec section 6). */
+export function receivedFields(row: MessageRow): Record<string, unknown> {
+  return {
+    conversation_id: row.conversation_id,
+    message_id: row.id,
+    from: row.remote_handle,
+    to: row.number_handle,
+    text: row.text,
+    channel: row.channel,
+    has_attachments: row.has_attachments === 1,
+    created_at: isoTime(row.created_at),
+    metadata: row.metadata === null ? null : JSON.parse(row.metadata),
+  };
+}
+
+/** The payload of message.edited (spec section 6). */
+export function editedFields(row: MessageRow): Record<string, unknown> {
+  return {
+    conversation_id: row.conversation_id,
+    message_id: row.id,
+    text: row.text,
+    edited_at: isoTimeOrNull(row.edited_at),
+  };
+}

@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { invalidState } from "../../lib/app-error.js";
+import { parseInput } from "../../lib/validation.js";
+import { setConversationChannel } from "../../store/conversations.js";
+import type { MessageRow } from "../../store/messages.js";
+import { contactProfile } from "../world/contacts.js";
+import type { DomainContext } from "../core/context.js";
+import { messageForPath } from "../messages/queries.js";
+import { applyTransition, canTransition, type TransitionOptions, type Trigger } from "../messages/status-table.js";
+import { toMessage, type MessageResource } from "../messages/views.js";
+import { numberByHandle, type Channel } from "../world/numbers.js";
+
+/** The forward path of an outbound message, and the trigger that leaves each step. */
+const FORWARD: readonly { status: MessageRow["status"]; leave: Trigger }[] = [
+  { status: "queued", leave: "send_succeeded" },
+  { status: "sent", leave: "acknowledged" },
+  { status: "delivered", leave: "read" },
+  { status: "read", leave: "read" },
+];
+
+/** The channel a forced send takes: routing's choice, without its refusals (the caller insists). */
+function forcedChannel(ctx: DomainContext, row: MessageRow): Channel {
+  if (row.requested_channel === "whatsapp") return "whatsapp";
+  const channels = numberByHandle(ctx, row.number_handle)?.channels ?? ["imessage"];
+  if (contactProfile(ctx, row.remote_handle).imessage && channels.includes("imessage")) return "imessage";
+  return channels.includes("sms") ? "sms" : (channels[0] ?? "imessage");
+}
+
+/**
+ * `simulate delivered|read ID` (SANDBOX.md section 5): moves an outbound message forward through
+ * every state in between, firing each event in order; what follows the target (read after
+ * delivered) then happens as usual. From failed or unsent, or not forward: 409 invalid_state.
+ */
+export function simulateProgress(ctx: DomainContext, accountId: string, id: string, target: "delivered" | "read"): MessageResource {
+  let row = messageForPath(ctx, accountId, id);
+  if (row.direction !== "outbound") throw invalidState("Only outbound messages can be moved forward");
+  const from = FORWARD.findIndex((step) => step.status === row.status);
+  const to = FORWARD.findIndex((step) => step.status === target);
+  if (from < 0) throw invalidState(`The message is ${row.status}; it cannot become ${target}`);
+  if (from >= to) throw invalidState(`The message is already ${row.status}; it cannot move back or stay`);
+  return ctx.db.transaction(() => {
+    // A new generation makes the jobs scheduled for the old path stale.
+    let changes: TransitionOptions["changes"] = { generation: row.generation + 1 };
+    for (let step = from; step < to; step++) {
+      const trigger = FORWARD[step]!.leave;
+      if (trigger === "send_succeeded") {
+        const channel = forcedChannel(ctx, row);
+        changes = { ...changes, channel, error: null, first_attempt_at: row.first_attempt_at ?? ctx.clock.now() };
+        setConversationChannel(ctx.db, row.conversation_id, channel);
+      }
+      row = applyTransition(ctx, row, trigger, { changes, schedule: step === to - 1 });
+      changes = {};
+    }
+    return toMessage(ctx, row);
+  });
+}
+
+const failBody = z.strictObject({ error: z.string().min(1, "must not be empty").max(1_000).optional() }).optional();
+
+/** `simulate fail ID [--error T]`: a queued or sent message fails with `error` and message.failed. */
+export function simulateFailure(ctx: DomainContext, accountId: string, id: string, input: unknown): MessageResource {
+  const row = messageForPath(ctx, accountId, id);
+  const body = parseInput(failBody, input);
+  if (row.direction !== "outbound") throw invalidState("Only outbound messages can fail");
+  if (!canTransition(row, "simulated_failure")) throw invalidState(`A ${row.status} message cannot fail (only queued or sent ones)`);
+  const error = body?.error ?? "Simulated failure (msgctl simulate fail)";
+  const next = ctx.db.transaction(() =>
+    applyTransition(ctx, row, "simulated_failure", { changes: { error, generation: row.generation + 1 } }),
+  );
+  return toMessage(ctx, next);
+}

@@ -1,0 +1,165 @@
+import { z } from "zod";
+import { invalidRequest, notFound } from "../../lib/app-error.js";
+import { isoTime, isoTimeOrNull, parseIsoTime } from "../../lib/clock.js";
+import { isUuid } from "../../lib/ids.js";
+import { parseInput } from "../../lib/validation.js";
+import { deleteJob } from "../../store/jobs.js";
+import {
+  findDelivery,
+  insertDelivery,
+  listAttempts,
+  listDeliveryRows,
+  listPendingDeliveries,
+  updateDeliveryRow,
+  type AttemptRow,
+  type DeliveryRow,
+  type DeliveryStatus,
+} from "../../store/webhook-deliveries.js";
+import { findWebhookById, listEnabledWebhooks } from "../../store/webhooks.js";
+import type { DomainContext } from "../core/context.js";
+import type { EmittedEvent } from "../core/events.js";
+import { scheduleJob } from "../core/jobs.js";
+
+/** The scheduler job kind of one delivery attempt. */
+export const ATTEMPT_JOB = "webhook.attempt";
+
+/** Every delivery status (SANDBOX.md section 6). */
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "abandoned", "dropped"] as const;
+
+/** One attempt as shown: `at` is the virtual instant it started, `duration_ms` real time. */
+export interface AttemptView {
+  n: number;
+  at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+/** A delivery as `webhooks deliveries` and the control API show it (SANDBOX.md section 6). */
+export interface DeliveryView {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: AttemptView[];
+  next_attempt_at: string | null;
+  created_at: string;
+}
+
+/** First attempts to one endpoint share a lane: one at a time, in emission order (SANDBOX.md section 5). */
+export const laneOf = (webhookId: string) => `webhook:${webhookId}`;
+
+const attemptView = (row: AttemptRow): AttemptView => ({
+  n: row.n,
+  at: isoTime(row.at),
+  status_code: row.status_code,
+  error: row.error,
+  duration_ms: row.duration_ms,
+});
+
+/** Views of delivery rows with their attempts. */
+export function toDeliveryViews(ctx: DomainContext, rows: DeliveryRow[]): DeliveryView[] {
+  const attempts = new Map<string, AttemptView[]>();
+  for (const row of listAttempts(ctx.db, rows.map((r) => r.id))) {
+    attempts.set(row.delivery_id, [...(attempts.get(row.delivery_id) ?? []), attemptView(row)]);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    webhook_id: row.webhook_id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    status: row.status,
+    attempts: attempts.get(row.id) ?? [],
+    next_attempt_at: isoTimeOrNull(row.next_attempt_at),
+    created_at: isoTime(row.created_at),
+  }));
+}
+
+/** One delivery's view by id (any account), for the engine. */
+export function deliveryView(ctx: DomainContext, id: string): DeliveryView | undefined {
+  const row = findDelivery(ctx.db, id);
+  return row ? toDeliveryViews(ctx, [row])[0] : undefined;
+}
+
+// --- Fan-out (runs inside every event's transaction) ---
+
+/**
+ * Creates one delivery and its first-attempt job for every enabled endpoint of the event's
+ * account that subscribes to its type (spec section 6). Registered in modules.ts.
+ */
+export function fanOutToWebhooks(ctx: DomainContext, event: EmittedEvent): void {
+  const now = ctx.clock.now();
+  for (const webhook of listEnabledWebhooks(ctx.db, event.accountId)) {
+    if (!(JSON.parse(webhook.events) as string[]).includes(event.type)) continue;
+    const id = ctx.ids.uuid();
+    const recordedAt = ctx.recordTime();
+    const jobId = scheduleJob(ctx, ATTEMPT_JOB, { delivery_id: id }, now, laneOf(webhook.id));
+    insertDelivery(ctx.db, {
+      id,
+      account_id: event.accountId,
+      webhook_id: webhook.id,
+      event_id: event.id,
+      event_type: event.type,
+      status: "pending",
+      attempt_count: 0,
+      next_attempt_at: now,
+      job_id: jobId,
+      created_at: recordedAt,
+      updated_at: recordedAt,
+    });
+  }
+}
+
+/** Marks an endpoint's pending deliveries `abandoned` and removes their jobs (delete, pause). */
+export function abandonPendingDeliveries(ctx: DomainContext, webhookId: string, at: number): number {
+  const pending = listPendingDeliveries(ctx.db, webhookId);
+  for (const delivery of pending) {
+    if (delivery.job_id !== null) deleteJob(ctx.db, delivery.job_id);
+    updateDeliveryRow(ctx.db, delivery.id, { status: "abandoned", next_attempt_at: null, job_id: null, updated_at: at });
+  }
+  return pending.length;
+}
+
+// --- Reads (control API) ---
+
+const listQuery = z.object({
+  webhook_id: z.string().optional(),
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  event_id: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  before: z.string().optional(),
+});
+
+/** The account's deliveries, newest first, filtered by endpoint, status or event. */
+export function listDeliveries(
+  ctx: DomainContext,
+  accountId: string,
+  query: Record<string, string>,
+): { data: DeliveryView[]; hasMore: boolean } {
+  const input = parseInput(listQuery, query, "query");
+  if (input.webhook_id !== undefined) {
+    const webhook = isUuid(input.webhook_id) ? findWebhookById(ctx.db, input.webhook_id) : undefined;
+    if (webhook?.account_id !== accountId) throw invalidRequest(`webhook_id: no webhook ${input.webhook_id} in this account`);
+  }
+  let before: number | undefined;
+  if (input.before !== undefined) {
+    before = parseIsoTime(input.before);
+    if (before === undefined) throw invalidRequest("before: must be an ISO 8601 timestamp");
+  }
+  const rows = listDeliveryRows(ctx.db, accountId, {
+    webhookId: input.webhook_id,
+    status: input.status,
+    eventId: input.event_id,
+    before,
+    limit: input.limit + 1,
+  });
+  return { data: toDeliveryViews(ctx, rows.slice(0, input.limit)), hasMore: rows.length > input.limit };
+}
+
+/** One of the account's deliveries; 404 for unknown, malformed or another account's ids. */
+export function getDelivery(ctx: DomainContext, accountId: string, id: string): DeliveryView {
+  const row = isUuid(id) ? findDelivery(ctx.db, id) : undefined;
+  if (!row || row.account_id !== accountId) throw notFound(`Delivery ${id}`);
+  return toDeliveryViews(ctx, [row])[0] as DeliveryView;
+}

@@ -1,0 +1,85 @@
+import { AppError } from "../../lib/app-error.js";
+import { forbiddenAddressReason, parseWebhookUrl, type UrlPolicy } from "../../lib/webhook-url.js";
+import type { DomainContext } from "../core/context.js";
+
+/** How long URL checks at creation wait for DNS before accepting the name as it is (real ms). */
+const CREATE_RESOLVE_TIMEOUT_MS = 3_000;
+
+// A delivery waits for DNS as long as for the receiver; a creation never longer than that either.
+const createResolveTimeout = (ctx: DomainContext) => Math.min(CREATE_RESOLVE_TIMEOUT_MS, ctx.settings.webhookTimeoutMs);
+
+/** The URL policy in force: loopback allowed unless `--strict-urls` (SANDBOX.md section 1). */
+export function urlPolicy(ctx: DomainContext): UrlPolicy {
+  return { allowLoopback: !ctx.settings.strictUrls };
+}
+
+/** The first forbidden address among a host's addresses, with the reason. */
+function firstForbidden(addresses: string[], policy: UrlPolicy): string | undefined {
+  for (const address of addresses) {
+    const reason = forbiddenAddressReason(address, policy);
+    if (reason) return reason;
+  }
+  return undefined;
+}
+
+/** Resolves a host, giving up after `ms` real milliseconds (a stalled resolver never blocks a lane). */
+async function resolveWithin(ctx: DomainContext, host: string, ms: number): Promise<{ addresses: string[] } | { error: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<{ error: string }>((resolve) => {
+    timer = setTimeout(() => resolve({ error: `no answer within ${ms} ms` }), ms);
+  });
+  const lookup = ctx.resolveHost(host).then(
+    (addresses) => ({ addresses }),
+    (error: NodeJS.ErrnoException) => ({ error: error.code ?? error.message }),
+  );
+  try {
+    return await Promise.race([lookup, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Checks a webhook URL at creation or PATCH (spec 4.4): public http(s) only, 400 invalid_url
+ * otherwise. A DNS name is resolved and refused when any address is forbidden; a name that does
+ * not resolve (yet, or offline) is accepted, since every delivery resolves it again.
+ */
+export async function checkWebhookUrl(ctx: DomainContext, input: string): Promise<string> {
+  const policy = urlPolicy(ctx);
+  const target = parseWebhookUrl(input, policy);
+  if (target.isIp || target.isLoopbackName) return target.href;
+  const resolved = await resolveWithin(ctx, target.host, createResolveTimeout(ctx));
+  const reason = "addresses" in resolved ? firstForbidden(resolved.addresses, policy) : undefined;
+  if (reason) throw new AppError("invalid_url", 400, `url: ${target.host} resolves to ${reason}; webhook URLs must be public http(s) endpoints`);
+  return target.href;
+}
+
+/** What a delivery may do with its endpoint's URL right now. */
+export type DeliveryTarget =
+  | { kind: "ok" }
+  /** The host now is, or resolves to, a forbidden address: the delivery is dropped, never retried. */
+  | { kind: "drop"; reason: string }
+  /** The name did not resolve: a failed attempt, retried on the ladder. */
+  | { kind: "unresolved"; error: string };
+
+/**
+ * Resolves the endpoint's host again before each attempt (spec 4.4: a delivery whose host later
+ * resolves to a forbidden address is dropped). The policy is the one in force now.
+ */
+export async function checkDeliveryTarget(ctx: DomainContext, href: string): Promise<DeliveryTarget> {
+  const policy = urlPolicy(ctx);
+  let host: string;
+  try {
+    const target = parseWebhookUrl(href, policy);
+    if (target.isIp || target.isLoopbackName) return { kind: "ok" };
+    host = target.host;
+  } catch (error) {
+    return { kind: "drop", reason: (error as Error).message.replace(/^url: /, "") };
+  }
+  const resolved = await resolveWithin(ctx, host, ctx.settings.webhookTimeoutMs);
+  if ("error" in resolved) return { kind: "unresolved", error: `cannot resolve ${host} (${resolved.error})` };
+  const { addresses } = resolved;
+  if (addresses.length === 0) return { kind: "unresolved", error: `cannot resolve ${host} (no addresses)` };
+  const reason = firstForbidden(addresses, policy);
+  return reason ? { kind: "drop", reason: `${host} resolves to ${reason}` } : { kind: "ok" };
+}
