@@ -1,9 +1,8 @@
 /** msgctl as a library: start a sandbox in-process, talk to it, verify webhooks. */
-export { startSandbox, type StartSandboxOptions, type StartedSandbox } from "./runtime/start-sandbox.js";
+export { startSandbox, type EventMatch, type StartSandboxOptions, type StartedSandbox } from "./runtime/start-sandbox.js";
 export { createClient, type MsgctlClient } from "./client/client.js";
 export { ApiError, ConnectionError, type ClientOptions } from "./client/http.js";
-export type * from "./client/types.js";
-export type * from "./client/message-types.js";
+export type * from "./contract/types.js";
+export { EVENT_TYPES } from "./contract/events.js";
 export { parseDuration } from "./lib/duration.js";
 export { verifyWebhook, type VerifyOptions, type VerifyResult, type VerifyFailure } from "./lib/webhook-signature.js";
-export type { WebhookResource, WebhookWithSecret, CreatedWebhook, Delivery, DeliveryAttempt, CreateWebhookInput, UpdateWebhookInput, DeliveryQuery } from "./client/webhooks.js";

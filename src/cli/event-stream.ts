@@ -1,5 +1,5 @@
 import { createParser } from "eventsource-parser";
-import type { EventView } from "../client/types.js";
+import type { EventView } from "../contract/index.js";
 
 /** Reads a server-sent event stream of the control API, yielding each event's JSON data. */
 export async function* readEventStream<T = EventView>(response: Response): AsyncGenerator<T> {

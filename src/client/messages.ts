@@ -1,14 +1,7 @@
 import type { HttpClient } from "./http.js";
-import type { ChatResource, HandleAvailability, MessageResource, Page, SendMessageInput } from "./message-types.js";
+import type { ChatResource, HandleAvailability, ListMessagesQuery, MessageResource, Page, PageQuery, SendMessageInput } from "../contract/index.js";
 
 const path = (id: string) => `/v1/messages/${encodeURIComponent(id)}`;
-
-/** Query of GET /v1/messages. */
-export interface ListMessagesQuery {
-  conversation_id?: string;
-  limit?: number;
-  before?: string;
-}
 
 /** Messages (spec 4.3). */
 export function messagesClient(http: HttpClient) {
@@ -57,7 +50,7 @@ export function messagesClient(http: HttpClient) {
 export function chatsClient(http: HttpClient) {
   return {
     /** One page of chats, newest activity first. */
-    async list(query: { limit?: number; before?: string } = {}): Promise<Page<ChatResource>> {
+    async list(query: PageQuery = {}): Promise<Page<ChatResource>> {
       const response = await http.request<ChatResource[]>("messaging", "GET", "/v1/chats", { query: { ...query } });
       return { data: response.data, hasMore: response.hasMore ?? false };
     },

@@ -1,5 +1,5 @@
 import type { HttpClient } from "./http.js";
-import type { AccountView, ClockView, EventView, NumberResource } from "./types.js";
+import type { AccountView, ClockView, EventType, EventView, FixtureInput, NumberResource } from "../contract/index.js";
 
 /** GET /v1/numbers. */
 export function numbersClient(http: HttpClient) {
@@ -18,17 +18,17 @@ export function sandboxClient(http: HttpClient) {
     advance: async (by: string | number) =>
       (await http.request<ClockView>("messaging", "POST", "/sandbox/v1/clock/advance", { body: typeof by === "number" ? { ms: by } : { duration: by } })).data,
     /** Wipes all state and re-seeds (from `fixture` when given). */
-    reset: async (fixture?: unknown) =>
+    reset: async (fixture?: FixtureInput) =>
       (await http.request<{ accounts: AccountView[] }>("messaging", "POST", "/sandbox/v1/reset", { body: fixture === undefined ? {} : { fixture } })).data,
     /** Events after a sequence number, oldest first. */
-    events: async (options: { after?: number; limit?: number; types?: string[] } = {}) => {
+    events: async (options: { after?: number; limit?: number; types?: EventType[] } = {}) => {
       const response = await http.request<EventView[]>("messaging", "GET", "/sandbox/v1/events", {
         query: { after: options.after, limit: options.limit, types: options.types?.join(",") },
       });
       return { data: response.data, hasMore: response.hasMore ?? false };
     },
     /** The live event stream (server-sent events) as a response; ApiError when refused. */
-    stream: async (options: { types?: string[]; after?: number; signal?: AbortSignal } = {}) =>
+    stream: async (options: { types?: EventType[]; after?: number; signal?: AbortSignal } = {}) =>
       http.ensureOk(
         await http.raw("messaging", "GET", "/sandbox/v1/events/stream", {
           query: { types: options.types?.join(","), after: options.after },

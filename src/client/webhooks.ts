@@ -1,65 +1,14 @@
+import type {
+  CreatedWebhook,
+  CreateWebhookInput,
+  Delivery,
+  DeliveryQuery,
+  PageQuery,
+  UpdateWebhookInput,
+  WebhookResource,
+  WebhookWithSecret,
+} from "../contract/index.js";
 import type { HttpClient } from "./http.js";
-
-/** A webhook endpoint as reads return it (never with a secret). */
-export interface WebhookResource {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-/** The endpoint with its signing secret (create, idempotent replay, rotate). */
-export type WebhookWithSecret = WebhookResource & { secret: string };
-
-/** The answer to a create: the endpoint, its secret and the account's other endpoints. */
-export type CreatedWebhook = WebhookWithSecret & { other_webhooks: WebhookResource[] };
-
-/** One attempt of a delivery: `at` is virtual time, `duration_ms` real time. */
-export interface DeliveryAttempt {
-  n: number;
-  at: string;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-}
-
-/** A webhook delivery as the control API shows it. */
-export interface Delivery {
-  id: string;
-  webhook_id: string;
-  event_id: string;
-  event_type: string;
-  status: "pending" | "succeeded" | "failed" | "abandoned" | "dropped";
-  attempts: DeliveryAttempt[];
-  next_attempt_at: string | null;
-  created_at: string;
-}
-
-/** Fields of a create. */
-export interface CreateWebhookInput {
-  url: string;
-  events?: string[];
-  secret?: string;
-}
-
-/** Fields of a PATCH: only those to change. */
-export interface UpdateWebhookInput {
-  url?: string;
-  events?: string[];
-  secret?: string;
-  enabled?: boolean;
-}
-
-/** Filters of the delivery list. */
-export interface DeliveryQuery {
-  webhook_id?: string;
-  status?: Delivery["status"];
-  event_id?: string;
-  limit?: number;
-  before?: string;
-}
 
 const at = (id: string) => `/v1/webhooks/${encodeURIComponent(id)}`;
 
@@ -73,7 +22,7 @@ export function webhooksClient(http: HttpClient) {
       return { webhook: response.data, replayed: response.status === 200 };
     },
     /** GET /v1/webhooks: newest first. */
-    list: async (options: { limit?: number; before?: string } = {}) => {
+    list: async (options: PageQuery = {}) => {
       const response = await http.request<WebhookResource[]>("messaging", "GET", "/v1/webhooks", { query: { ...options } });
       return { data: response.data, hasMore: response.hasMore ?? false };
     },

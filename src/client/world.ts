@@ -1,5 +1,16 @@
 import type { HttpClient } from "./http.js";
-import type { ChatResource, ContactTraits, ContactView, FaultName, MessageResource, NumberFaults } from "./message-types.js";
+import type {
+  ChatResource,
+  ContactTraits,
+  ContactView,
+  FaultName,
+  InboundInput,
+  MessageResource,
+  NumberFaults,
+  SimulateEditInput,
+  SimulateReactionInput,
+  SimulateTypingInput,
+} from "../contract/index.js";
 
 /** Contacts of the simulated world (control API). */
 export function contactsClient(http: HttpClient) {
@@ -13,14 +24,6 @@ export function contactsClient(http: HttpClient) {
     set: async (handle: string, traits: Partial<ContactTraits>) =>
       (await http.request<ContactView>("messaging", "PATCH", path(handle), { body: traits })).data,
   };
-}
-
-/** A contact's message to one of the account's numbers. */
-export interface InboundInput {
-  from: string;
-  to: string;
-  text: string;
-  channel?: "imessage" | "sms" | "whatsapp";
 }
 
 /** The simulate actions and per-number faults (control API). */
@@ -39,12 +42,12 @@ export function simulateClient(http: HttpClient) {
     /** Fails a queued or sent message. */
     fail: (id: string, error?: string) => message(id, "fail", error === undefined ? {} : { error }),
     /** A contact reacts to one of the account's messages. */
-    reaction: (input: { message_id: string; from: string; reaction: string; remove?: boolean }) =>
+    reaction: (input: SimulateReactionInput) =>
       post<MessageResource>("/sandbox/v1/simulate/reaction", input),
     /** A contact starts (or stops) typing. */
-    typing: (input: { from: string; to: string; typing?: boolean }) => post<ChatResource>("/sandbox/v1/simulate/typing", input),
+    typing: (input: SimulateTypingInput) => post<ChatResource>("/sandbox/v1/simulate/typing", input),
     /** A contact edits their message. */
-    edit: (input: { message_id: string; text: string }) => post<MessageResource>("/sandbox/v1/simulate/edit", input),
+    edit: (input: SimulateEditInput) => post<MessageResource>("/sandbox/v1/simulate/edit", input),
     /** Switches a fault of one of the account's numbers. */
     fault: (handle: string, fault: FaultName, options: { count?: number; off?: boolean } = {}) =>
       post<NumberFaults>(faultsPath(handle), { fault, ...options }),

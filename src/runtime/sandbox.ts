@@ -1,26 +1,19 @@
 import { lookup } from "node:dns/promises";
 import type { H3 } from "h3";
-import { allAccounts } from "../domain/accounts/authenticate.js";
-import { createContext, resetCaches, type DomainContext } from "../domain/core/context.js";
-import type { EmittedEvent } from "../domain/core/events.js";
-import { parseFixture, type Fixture } from "../domain/sandbox/fixture.js";
-import { eventFanOuts, jobHandlers } from "./modules.js";
-import { listAccountNumbers, type NumberResource } from "../domain/world/numbers.js";
-import { isSeeded, seedFixture, type SeededAccount } from "../domain/sandbox/seed.js";
-import { defaultSettings, type Settings } from "../domain/core/settings.js";
-import { AppError, invalidState } from "../lib/app-error.js";
+import type { AccountView } from "../contract/sandbox.js";
+import { accountsWithKnownKeys, type CreatedAccount } from "../domain/accounts/index.js";
+import { createBus, createContext, defaultSettings, fanOutsOf, jobHandlersOf, type DomainBus, type DomainContext, type DomainModule, type Settings } from "../domain/core/index.js";
+import { createSandboxControl, isSeeded, parseFixture, seedFixture, type Fixture, type SandboxControl } from "../domain/sandbox/index.js";
 import type { ClockMode } from "../lib/clock.js";
 import { cryptoIds, type IdSource } from "../lib/ids.js";
-import { hashKey } from "../lib/key-hash.js";
 import { openClock } from "../scheduler/clock.js";
 import { Scheduler } from "../scheduler/scheduler.js";
-import type { SandboxControl } from "../server/control.js";
 import { createMessagingApp, createOtpApp } from "../server/hosts.js";
 import { serveApp, type ListeningHost } from "../server/listen.js";
 import { openDatabase, type Db } from "../store/database.js";
-import { findKeyByHash } from "../store/accounts.js";
 import { defaultFixturePath, loadFixtureFile } from "./fixture-source.js";
 import { silentLogger, type Logger } from "./logger.js";
+import { MODULES } from "./modules.js";
 
 /** How to start a sandbox; every field has a default. */
 export interface SandboxOptions {
@@ -44,17 +37,14 @@ export interface SandboxOptions {
   /** Called after a reset re-seeded the accounts (serve rewrites its state file). */
   onReset?: () => void;
   ids?: IdSource;
+  /** The concepts wired in (default: every module of runtime/modules.ts); tests add their own. */
+  modules?: readonly DomainModule[];
   fetch?: typeof fetch;
   resolveHost?: (host: string) => Promise<string[]>;
 }
 
 /** An account as the ready line shows it; a key is null when it was shown at an earlier start. */
-export interface SandboxAccount {
-  name: string;
-  api_key: string | null;
-  otp_api_key: string | null;
-  numbers: NumberResource[];
-}
+export type SandboxAccount = AccountView;
 
 /** A running sandbox: its hosts, accounts, the parts tests reach into, and `stop()`. */
 export interface Sandbox {
@@ -65,6 +55,8 @@ export interface Sandbox {
   /** Keys generated at this start (shown once). */
   generatedKeys: { account: string; kind: "api_key" | "otp_api_key"; key: string }[];
   ctx: DomainContext;
+  /** Committed events, jobs and delivery attempts, for live listeners. */
+  bus: DomainBus;
   scheduler: Scheduler;
   control: SandboxControl;
   messagingApp: H3;
@@ -90,59 +82,37 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   // --- Store, clock, domain ---
   const db = await openDatabase(options.db ?? ":memory:");
   const clock = openClock(db, options.clock ?? "manual", Date.now());
+  const modules = options.modules ?? MODULES;
+  const bus = createBus((error) => logger.error("listener failed", { error: error instanceof Error ? error.stack : String(error) }));
   const ctx = createContext({
     db,
     clock,
+    bus,
+    fanOuts: fanOutsOf(modules),
     ids: options.ids ?? cryptoIds(),
     settings: { ...defaultSettings, ...options.settings },
     fetch: options.fetch,
     resolveHost: options.resolveHost ?? resolveWithDns,
   });
-  ctx.fanOut.push(...eventFanOuts);
-
-  let seeded: SeededAccount[] = isSeeded(ctx) ? [] : seedFixture(ctx, fixture);
+  let created: CreatedAccount[] = isSeeded(ctx) ? [] : seedFixture(ctx, fixture);
 
   // --- Scheduler ---
   const scheduler = new Scheduler({
     db,
     clock,
-    dispatch(job, signal) {
-      const handler = jobHandlers[job.kind];
-      if (!handler) throw new Error(`No handler for job kind "${job.kind}"`);
-      return handler(ctx, JSON.parse(job.payload), { id: job.id, dueAt: job.due_at, signal });
-    },
+    handlers: jobHandlersOf(ctx, modules),
     onJobError: (job, error) => logger.error("job failed", { job: job.kind, id: job.id, error: String(error) }),
   });
-  const listeners = new Set<(event: EmittedEvent) => void>();
-  ctx.signals.jobScheduled = (dueAt) => scheduler.wake(dueAt);
-  ctx.signals.eventAppended = (event) => {
-    for (const listener of listeners) listener(event);
-  };
-
-  // --- Control API ---
-  const control: SandboxControl = {
-    clock: () => ({ now: clock.now(), mode: clock.mode }),
-    async advance(ms) {
-      if (clock.mode !== "manual") throw invalidState("The clock is real: start the sandbox with --clock manual to advance it");
-      const now = await scheduler.advance(ms);
-      return { now, mode: clock.mode };
+  bus.on("job", (dueAt) => scheduler.wake(dueAt));
+  const control = createSandboxControl({
+    ctx,
+    jobs: scheduler,
+    fixture,
+    onReset(seeded) {
+      created = seeded;
+      options.onReset?.();
     },
-    reset: (next) =>
-      scheduler.exclusively(
-        () => {
-          db.wipe();
-          resetCaches(ctx);
-          seeded = seedFixture(ctx, next ?? fixture);
-          options.onReset?.();
-          return seeded;
-        },
-        { abortInFlight: true },
-      ),
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
+  });
 
   // --- Hosts ---
   const onUnexpectedError = (error: unknown) => logger.error("unexpected error", { error: error instanceof Error ? error.stack : String(error) });
@@ -171,13 +141,14 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     otpUrl,
     inspectorUrl: `${baseUrl}/`,
     get accounts() {
-      return describeAccounts(ctx, seeded, fixture);
+      return accountsWithKnownKeys(ctx, created, fixture.accounts);
     },
-    generatedKeys: seeded.flatMap((account) => [
+    generatedKeys: created.flatMap((account) => [
       ...(account.generated.api_key ? [{ account: account.name, kind: "api_key" as const, key: account.api_key }] : []),
       ...(account.generated.otp_api_key ? [{ account: account.name, kind: "otp_api_key" as const, key: account.otp_api_key }] : []),
     ]),
     ctx,
+    bus,
     scheduler,
     control,
     messagingApp,
@@ -192,29 +163,4 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
       return stopped;
     },
   };
-}
-
-/**
- * The accounts with the keys this process knows: generated or named at this start, or named
- * by the fixture and still valid for this database. Others were shown once and are null.
- */
-function describeAccounts(ctx: DomainContext, seeded: SeededAccount[], fixture: Fixture): SandboxAccount[] {
-  const known = (key: string | undefined) => (key && findKeyByHash(ctx.db, hashKey(key)) ? key : null);
-  return allAccounts(ctx).map((account) => {
-    const fresh = seeded.find((s) => s.name === account.name);
-    const named = fixture.accounts.find((a) => a.name === account.name);
-    return {
-      name: account.name,
-      api_key: fresh?.api_key ?? known(named?.api_key),
-      otp_api_key: fresh?.otp_api_key ?? known(named?.otp_api_key),
-      numbers: listAccountNumbers(ctx, account.id),
-    };
-  });
-}
-
-/** Throws when a sandbox option is out of range (flags are validated before anything starts). */
-export function assertPort(name: string, port: number): void {
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new AppError("invalid_request", 400, `${name} must be a port number from 0 to 65535 (got ${port})`);
-  }
 }

@@ -1,12 +1,10 @@
 import { createClient, type MsgctlClient } from "../client/client.js";
-import type { EventView } from "../client/types.js";
-import type { EmittedEvent } from "../domain/core/events.js";
-import type { Settings } from "../domain/core/settings.js";
-import { isoTime } from "../lib/clock.js";
+import type { AccountView } from "../contract/sandbox.js";
+import type { EventPayload, EventType, EventView } from "../contract/events.js";
+import { allAccounts } from "../domain/accounts/index.js";
+import { listEvents, toEventView, type Settings } from "../domain/core/index.js";
 import { parseDuration } from "../lib/duration.js";
-import { listEventsAfter } from "../store/events.js";
-import { allAccounts } from "../domain/accounts/authenticate.js";
-import { launchSandbox, type SandboxAccount } from "./sandbox.js";
+import { launchSandbox } from "./sandbox.js";
 
 /** Options of `startSandbox`: all optional. */
 export interface StartSandboxOptions {
@@ -25,7 +23,7 @@ export interface StartSandboxOptions {
 }
 
 /** What `waitForEvent` matches: payload fields that must be equal, or a predicate. */
-export type EventMatch = Record<string, unknown> | ((payload: Record<string, unknown>) => boolean);
+export type EventMatch<T extends EventType = EventType> = Partial<EventPayload<T>> | ((payload: EventPayload<T>) => boolean);
 
 /** A sandbox running inside the test process. */
 export interface StartedSandbox {
@@ -35,7 +33,7 @@ export interface StartedSandbox {
   /** The first account's keys (the default fixture's are fixed). */
   apiKey: string;
   otpApiKey: string;
-  accounts: SandboxAccount[];
+  accounts: AccountView[];
   /** A typed client with the first account's keys. */
   client: MsgctlClient;
   /** A client acting as another account of the fixture. */
@@ -53,24 +51,16 @@ export interface StartedSandbox {
   /** Events emitted so far for the first account (or `account`), oldest first. */
   events(account?: string): EventView[];
   /** Resolves with the first event of `type` matching `match` (already emitted ones count). */
-  waitForEvent(type: string, options?: { match?: EventMatch; timeoutMs?: number; account?: string }): Promise<EventView>;
+  waitForEvent<T extends EventType>(type: T, options?: { match?: EventMatch<T>; timeoutMs?: number; account?: string }): Promise<EventView<T>>;
   /** Wipes all state and re-seeds from the fixture. */
   reset(): Promise<void>;
   stop(): Promise<void>;
 }
 
-const toView = (event: { id: string; seq: number; type: string; createdAt: number; payload: unknown }): EventView => ({
-  id: event.id,
-  seq: event.seq,
-  type: event.type,
-  created_at: isoTime(event.createdAt),
-  payload: event.payload as EventView["payload"],
-});
-
-function matcher(match: EventMatch | undefined): (payload: Record<string, unknown>) => boolean {
+function matcher<T extends EventType>(match: EventMatch<T> | undefined): (payload: EventPayload<T>) => boolean {
   if (!match) return () => true;
   if (typeof match === "function") return match;
-  return (payload) => Object.entries(match).every(([key, value]) => payload[key] === value);
+  return (payload) => Object.entries(match).every(([key, value]) => (payload as Record<string, unknown>)[key] === value);
 }
 
 /**
@@ -101,10 +91,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     if (!account) throw new Error(`No account named "${name}"`);
     return account.id;
   };
-  const history = (account?: string) =>
-    listEventsAfter(sandbox.ctx.db, 0, 1_000_000, accountId(account)).map((row) =>
-      toView({ id: row.id, seq: row.seq, type: row.type, createdAt: row.created_at, payload: JSON.parse(row.payload) }),
-    );
+  const history = (account?: string) => listEvents(sandbox.ctx, accountId(account), 0, 1_000_000);
 
   const client = clientFor(first?.name ?? "");
   return {
@@ -127,21 +114,23 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       },
     },
     events: history,
-    waitForEvent(type, { match, timeoutMs = 5_000, account } = {}) {
+    waitForEvent<T extends EventType>(type: T, { match, timeoutMs = 5_000, account }: { match?: EventMatch<T>; timeoutMs?: number; account?: string } = {}) {
       const wanted = matcher(match);
       const id = accountId(account);
-      const found = history(account).find((event) => event.type === type && wanted(event.payload));
+      const isWanted = (event: EventView): event is EventView<T> => event.type === type && wanted(event.payload as EventPayload<T>);
+      const found = history(account).find(isWanted);
       if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
+      return new Promise<EventView<T>>((resolve, reject) => {
         const timer = setTimeout(() => {
           unsubscribe();
           reject(new Error(`No ${type} event within ${timeoutMs} ms (on a manual clock, advance it first)`));
         }, timeoutMs);
-        const unsubscribe = sandbox.control.subscribe((event: EmittedEvent) => {
-          if (event.accountId !== id || event.type !== type || !wanted(event.payload)) return;
+        const unsubscribe = sandbox.bus.on("event", (event) => {
+          const view = toEventView(event);
+          if (event.accountId !== id || !isWanted(view)) return;
           clearTimeout(timer);
           unsubscribe();
-          resolve(toView(event));
+          resolve(view);
         });
       });
     },

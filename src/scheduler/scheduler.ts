@@ -1,15 +1,14 @@
+import type { BoundJobHandler, JobRun } from "../domain/core/index.js";
 import type { Db } from "../store/database.js";
 import { deleteJob, listDueJobs, markJobFailed, markJobRunning, nextDueAt, requeueRunningJobs, type JobRow } from "../store/jobs.js";
 import type { SchedulerClock } from "./clock.js";
-
-/** Runs one job's domain handler; the scheduler owns its transaction and bookkeeping. */
-export type JobDispatcher = (job: JobRow, signal: AbortSignal) => void | Promise<void>;
 
 /** Options of a scheduler. */
 export interface SchedulerOptions {
   db: Db;
   clock: SchedulerClock;
-  dispatch: JobDispatcher;
+  /** The handler of every job kind (the domain modules', bound to their context). */
+  handlers: Readonly<Record<string, BoundJobHandler>>;
   /** Told about every job that threw (it is recorded as failed and the loop goes on). */
   onJobError?: (job: JobRow, error: unknown) => void;
   /** Async jobs (HTTP attempts) running at once in real mode. */
@@ -30,7 +29,7 @@ const isPromise = (value: unknown): value is Promise<unknown> =>
 export class Scheduler {
   readonly #db: Db;
   readonly #clock: SchedulerClock;
-  readonly #dispatch: JobDispatcher;
+  readonly #handlers: Readonly<Record<string, BoundJobHandler>>;
   readonly #onJobError: (job: JobRow, error: unknown) => void;
   readonly #maxInFlight: number;
   readonly #inFlight = new Map<number, Promise<void>>();
@@ -47,7 +46,7 @@ export class Scheduler {
   constructor(options: SchedulerOptions) {
     this.#db = options.db;
     this.#clock = options.clock;
-    this.#dispatch = options.dispatch;
+    this.#handlers = options.handlers;
     this.#onJobError = options.onJobError ?? (() => {});
     this.#maxInFlight = options.maxInFlight ?? 32;
   }
@@ -204,6 +203,14 @@ export class Scheduler {
       });
     this.#inFlight.set(job.id, tracked);
     return tracked;
+  }
+
+  /** Calls the job kind's handler with its payload; an unknown kind fails the job. */
+  #dispatch(job: JobRow, signal: AbortSignal): void | Promise<void> {
+    const handler = this.#handlers[job.kind];
+    if (!handler) throw new Error(`No handler for job kind "${job.kind}"`);
+    const run: JobRun = { id: job.id, dueAt: job.due_at, signal };
+    return handler(JSON.parse(job.payload), run);
   }
 
   #fail(job: JobRow, error: unknown): void {

@@ -1,6 +1,6 @@
 import type { H3, H3Event } from "h3";
 import type { DomainContext } from "../domain/core/context.js";
-import type { SandboxControl } from "./control.js";
+import type { SandboxControl } from "../domain/sandbox/index.js";
 import { createHostApp } from "./host-app.js";
 import type { Route } from "./route.js";
 import { clockRoutes } from "./routes/control-clock.js";

@@ -1,7 +1,7 @@
 import type { H3Event, HTTPResponse } from "h3";
 import type { Account } from "../domain/accounts/authenticate.js";
 import type { DomainContext } from "../domain/core/context.js";
-import type { SandboxControl } from "./control.js";
+import type { SandboxControl } from "../domain/sandbox/index.js";
 
 /** The HTTP methods routes use. */
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";

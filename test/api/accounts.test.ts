@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emitEvent } from "../../src/domain/core/events.js";
-import { allAccounts } from "../../src/domain/accounts/authenticate.js";
+import { emitEvent } from "../../src/domain/core/index.js";
+import { allAccounts } from "../../src/domain/accounts/index.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
 const fixture = {
@@ -23,8 +23,8 @@ describe("several accounts (SANDBOX.md section 2)", () => {
   it("each sees only its own events", async () => {
     const [acme, globex] = allAccounts(t.sandbox.ctx);
     t.sandbox.ctx.db.transaction(() => {
-      emitEvent(t.sandbox.ctx, acme!.id, "message.sent", { message_id: "a" });
-      emitEvent(t.sandbox.ctx, globex!.id, "message.sent", { message_id: "g" });
+      emitEvent(t.sandbox.ctx, acme!.id, "message.sent", { message_id: "a" } as never);
+      emitEvent(t.sandbox.ctx, globex!.id, "message.sent", { message_id: "g" } as never);
     });
     const seen = await t.api("GET", "/sandbox/v1/events", { key: "sk_live_globex_00000000000000" });
     expect(seen.body.data.map((e: { payload: { message_id: string } }) => e.payload.message_id)).toEqual(["g"]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { allAccounts } from "../../src/domain/accounts/authenticate.js";
-import { emitEvent } from "../../src/domain/core/events.js";
+import { allAccounts } from "../../src/domain/accounts/index.js";
+import { emitEvent } from "../../src/domain/core/index.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
 describe("control API: clock (SANDBOX.md section 4)", () => {
@@ -52,7 +52,7 @@ describe("control API: a real clock cannot be advanced", () => {
 describe("control API: events", () => {
   const t = useSandbox();
   const emit = (type: "message.sent" | "message.read", id: string) =>
-    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, allAccounts(t.sandbox.ctx)[0]!.id, type, { message_id: id }));
+    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, allAccounts(t.sandbox.ctx)[0]!.id, type, { message_id: id } as never));
 
   it("lists events after a sequence number, oldest first, with has_more", async () => {
     for (const id of ["a", "b", "c"]) emit("message.sent", id);
@@ -84,7 +84,7 @@ describe("control API: the live event stream (server-sent events)", () => {
 
   it("streams events as they are emitted, replaying after a known sequence number", async () => {
     const account = allAccounts(t.sandbox.ctx)[0]!.id;
-    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, account, "message.sent", { message_id: "before" }));
+    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, account, "message.sent", { message_id: "before" } as never));
     const abort = new AbortController();
     const res = await fetch(`${t.sandbox.baseUrl}/sandbox/v1/events/stream?after=0&types=message.sent`, {
       headers: { authorization: "Bearer sk_test_acme_0000000000000000" },
@@ -98,8 +98,8 @@ describe("control API: the live event stream (server-sent events)", () => {
     };
     await readUntil('"before"');
     t.sandbox.ctx.db.transaction(() => {
-      emitEvent(t.sandbox.ctx, account, "message.read", { message_id: "filtered-out" });
-      emitEvent(t.sandbox.ctx, account, "message.sent", { message_id: "live" });
+      emitEvent(t.sandbox.ctx, account, "message.read", { message_id: "filtered-out" } as never);
+      emitEvent(t.sandbox.ctx, account, "message.sent", { message_id: "live" } as never);
     });
     await readUntil('"live"');
     expect(text).toMatch(/id: \d+\nevent: message\.sent\ndata: \{.*"message_id":"live"/);
@@ -113,7 +113,7 @@ describe("control API: reset", () => {
 
   it("wipes state and re-seeds from the fixture, returning the accounts", async () => {
     const account = allAccounts(t.sandbox.ctx)[0]!.id;
-    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, account, "message.sent", { message_id: "x" }));
+    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, account, "message.sent", { message_id: "x" } as never));
     const res = await t.api("POST", "/sandbox/v1/reset");
     expect(res.status).toBe(200);
     expect(res.body.data.accounts[0]).toMatchObject({ name: "Acme", api_key: "sk_test_acme_0000000000000000" });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { RETRY_WAITS_MS } from "../../src/domain/webhooks/retry-ladder.js";
+import { RETRY_WAITS_MS } from "../../src/domain/webhooks/index.js";
 import { verifyWebhook } from "../../src/lib/webhook-signature.js";
 import { listJobs } from "../../src/store/jobs.js";
 import { emitTestEvent } from "../helpers/events.js";
@@ -48,7 +48,7 @@ describe("webhook delivery (spec section 6) to a real receiver", () => {
       expect(request?.method).toBe("POST");
       expect(request?.path).toBe("/hook");
       expect(request?.body).toBe(JSON.stringify(event.payload));
-      expect(JSON.parse(request?.body ?? "")).toEqual({ type: "message.read", message_id: event.payload.message_id, conversation_id: "c-1" });
+      expect(JSON.parse(request?.body ?? "")).toEqual({ type: "message.read", message_id: (event.payload as { message_id: string }).message_id, conversation_id: "c-1" });
       expect(request?.headers["content-type"]).toBe("application/json");
       expect(request?.headers["user-agent"]).toMatch(/^msgctl/);
       expect(request?.headers["x-msgctl-event-id"]).toBe(event.id);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError, createClient, verifyWebhook, type MsgctlClient } from "../../src/index.js";
 import { readEventStream } from "../../src/cli/event-stream.js";
-import type { Delivery } from "../../src/client/webhooks.js";
+import type { Delivery } from "../../src/contract/index.js";
 import { emitTestEvent } from "../helpers/events.js";
 import { KEY, useSandbox } from "../helpers/sandbox.js";
 import { useReceiver } from "../helpers/webhook-receiver.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { allAccounts } from "../../src/domain/accounts/authenticate.js";
-import type { DomainContext } from "../../src/domain/core/context.js";
-import { emitEvent, type EmittedEvent, type EventType } from "../../src/domain/core/events.js";
+import { allAccounts } from "../../src/domain/accounts/index.js";
+import type { DomainContext } from "../../src/domain/core/index.js";
+import { emitEvent, type EmittedEvent, type EventType } from "../../src/domain/core/index.js";
 
 /**
  * Emits an event for the first (or named) account as a state change would: in a transaction,
@@ -16,5 +16,5 @@ export function emitTestEvent(
   const accounts = allAccounts(ctx);
   const account = accountName ? accounts.find((a) => a.name === accountName) : accounts[0];
   if (!account) throw new Error(`no account ${accountName ?? ""}`);
-  return ctx.db.transaction(() => emitEvent(ctx, account.id, type, { message_id: randomUUID(), ...fields }));
+  return ctx.db.transaction(() => emitEvent(ctx, account.id, type, { message_id: randomUUID(), ...fields } as never));
 }

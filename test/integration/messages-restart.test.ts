@@ -2,10 +2,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { allAccounts } from "../../src/domain/accounts/authenticate.js";
-import { getMessage } from "../../src/domain/messages/queries.js";
-import { setNumberFault } from "../../src/domain/world/number-faults.js";
-import { sendMessage } from "../../src/domain/messages/send-message.js";
+import { allAccounts } from "../../src/domain/accounts/index.js";
+import { getMessage } from "../../src/domain/messages/index.js";
+import { setNumberFault } from "../../src/domain/world/index.js";
+import { sendMessage } from "../../src/domain/messages/index.js";
 import { launchSandbox } from "../../src/runtime/sandbox.js";
 
 describe("messages survive a restart (SANDBOX.md section 1: state and queued jobs persist)", () => {

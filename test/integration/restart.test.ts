@@ -2,15 +2,16 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { scheduleJob } from "../../src/domain/core/jobs.js";
-import { jobHandlers } from "../../src/runtime/modules.js";
+import { scheduleJob } from "../../src/domain/core/index.js";
+import type { DomainModule } from "../../src/domain/core/index.js";
+import { MODULES } from "../../src/runtime/modules.js";
 import { launchSandbox } from "../../src/runtime/sandbox.js";
 import { listJobs } from "../../src/store/jobs.js";
 
 describe("jobs survive a restart (SANDBOX.md section 4)", () => {
   const ran: { at: number; payload: unknown }[] = [];
+  const rememberer: DomainModule = { name: "test", jobs: { "test.remember": (ctx, payload) => void ran.push({ at: ctx.clock.now(), payload }) } };
   afterEach(() => {
-    delete jobHandlers["test.remember"];
     ran.length = 0;
   });
 
@@ -24,8 +25,7 @@ describe("jobs survive a restart (SANDBOX.md section 4)", () => {
     });
     await first.stop();
 
-    const second = await launchSandbox({ db, clock: "manual", listen: false });
-    jobHandlers["test.remember"] = (ctx, payload) => void ran.push({ at: ctx.clock.now(), payload });
+    const second = await launchSandbox({ db, clock: "manual", listen: false, modules: [...MODULES, rememberer] });
     expect(second.ctx.clock.now()).toBe(start);
     await second.scheduler.advance(3_600_000);
     expect(ran).toEqual([{ at: start + 3_600_000, payload: { n: 1 } }]);

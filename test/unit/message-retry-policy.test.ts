@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { decideRetry, freshRetryState, rateLimitCooldownMs, RETRY_POLICY } from "../../src/domain/messages/retry-policy.js";
+import { decideRetry, freshRetryColumns, RETRY_POLICY, retryStateOf } from "../../src/domain/messages/index.js";
+import { cooldownMs } from "../../src/domain/world/index.js";
+
+/** The retry state of a send whose first attempt is at `at`. */
+const freshRetryState = (at: number) => retryStateOf(freshRetryColumns(), at);
 
 const S = 1_000;
 const MIN = 60 * S;
@@ -52,7 +56,7 @@ describe("offline (spec section 3): backoff 30 s doubling to 5 min, not counted,
 
 describe("WhatsApp rate limit (SANDBOX.md section 5): cool-down 2 min doubling to 30 min", () => {
   it("doubles per repeat up to the ceiling", () => {
-    expect([0, 1, 2, 3, 4, 5, 50].map(rateLimitCooldownMs)).toEqual([2, 4, 8, 16, 30, 30, 30].map((m) => m * MIN));
+    expect([0, 1, 2, 3, 4, 5, 50].map(cooldownMs)).toEqual([2, 4, 8, 16, 30, 30, 30].map((m) => m * MIN));
   });
 
   it("retries at the end of the cool-down, uncounted, within 24 h", () => {

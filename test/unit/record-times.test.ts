@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createContext } from "../../src/domain/core/context.js";
-import { setContactProfile } from "../../src/domain/world/contacts.js";
-import { defaultSettings } from "../../src/domain/core/settings.js";
+import { createContext } from "../../src/domain/core/index.js";
+import { setContactProfile } from "../../src/domain/world/index.js";
+import { defaultSettings } from "../../src/domain/core/index.js";
 import { cryptoIds } from "../../src/lib/ids.js";
 import { manualClock, openClock } from "../../src/scheduler/clock.js";
 import { openDatabase } from "../../src/store/database.js";

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { manualClock, openClock, type SchedulerClock } from "../../src/scheduler/clock.js";
-import { Scheduler, type JobDispatcher } from "../../src/scheduler/scheduler.js";
+import type { BoundJobHandler } from "../../src/domain/core/index.js";
+import { Scheduler } from "../../src/scheduler/scheduler.js";
 import { openDatabase, type Db } from "../../src/store/database.js";
 import { insertJob, listJobs, type JobRow } from "../../src/store/jobs.js";
 
@@ -21,11 +22,10 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
     clock = openClock(db, "manual", T0);
     runs = [];
     handlers = {};
-    const dispatch: JobDispatcher = (job) => {
-      runs.push({ kind: job.kind, at: clock.now(), payload: JSON.parse(job.payload) });
-      return handlers[job.kind]?.(job);
-    };
-    scheduler = new Scheduler({ db, clock, dispatch });
+    scheduler = new Scheduler({ db, clock, handlers: recordingHandlers((kind, payload, run) => {
+      runs.push({ kind, at: clock.now(), payload });
+      return handlers[kind]?.({ kind, id: run.id, due_at: run.dueAt, payload: JSON.stringify(payload) } as JobRow);
+    }) });
   });
 
   afterEach(async () => {
@@ -164,13 +164,18 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
 
     it("resumes a manual clock's jobs from the database", async () => {
       schedule("later", T0 + 3_600_000);
-      const again = new Scheduler({ db, clock: manualClock(db, T0), dispatch: (job) => void runs.push({ kind: job.kind, at: 0, payload: null }) });
+      const again = new Scheduler({ db, clock: manualClock(db, T0), handlers: recordingHandlers((kind) => void runs.push({ kind, at: 0, payload: null })) });
       await again.advance(3_600_000);
       await again.stop();
       expect(runs.map((r) => r.kind)).toEqual(["later"]);
     });
   });
 });
+
+/** A handler for every job kind, each calling `record` with the kind it was asked for. */
+function recordingHandlers(record: (kind: string, ...args: Parameters<BoundJobHandler>) => void | Promise<void>): Record<string, BoundJobHandler> {
+  return new Proxy({}, { get: (_target, kind) => (typeof kind === "string" ? (...args: Parameters<BoundJobHandler>) => record(kind, ...args) : undefined) });
+}
 
 /** Yields to the event loop until `condition` holds (no wall-clock sleeps). */
 async function until(condition: () => boolean): Promise<void> {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { defaultSettings } from "../../src/domain/core/settings.js";
-import { postWebhook } from "../../src/domain/webhooks/http.js";
+import { defaultSettings } from "../../src/domain/core/index.js";
+import { postWebhook } from "../../src/domain/webhooks/index.js";
 
 /** A fetch that never answers until its signal aborts. */
 function hangingFetch(): { fetch: typeof fetch; aborted: () => boolean } {

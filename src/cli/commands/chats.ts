@@ -1,4 +1,4 @@
-import type { ChatResource } from "../../client/message-types.js";
+import type { ChatResource } from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { details, table, type Output } from "../output.js";
 

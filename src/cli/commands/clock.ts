@@ -1,4 +1,4 @@
-import type { ClockView } from "../../client/types.js";
+import type { ClockView } from "../../contract/index.js";
 import { parseDuration } from "../../lib/duration.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { details, type Output } from "../output.js";

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from "chalk";
-import type { ContactView, MessageResource, NumberFaults } from "../../client/message-types.js";
+import type { ContactView, MessageResource, NumberFaults } from "../../contract/index.js";
 import { details, table } from "../output.js";
 
 /** A status, coloured by how it went. */

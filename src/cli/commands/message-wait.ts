@@ -1,6 +1,6 @@
 import ora from "ora";
 import type { MsgctlClient } from "../../client/client.js";
-import type { MessageResource, MessageStatus } from "../../client/message-types.js";
+import type { MessageResource, MessageStatus } from "../../contract/index.js";
 import type { ConnectionFlags } from "../connection.js";
 import { connect } from "../connection.js";
 import type { Output } from "../output.js";

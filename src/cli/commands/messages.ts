@@ -1,4 +1,4 @@
-import type { HandleAvailability, MessageResource, MessageStatus, SendMessageInput } from "../../client/message-types.js";
+import type { HandleAvailability, MessageResource, MessageStatus, SendMessageInput } from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { details, type Output } from "../output.js";
 import { UsageError } from "../usage-error.js";

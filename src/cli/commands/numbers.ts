@@ -1,4 +1,4 @@
-import type { NumberResource } from "../../client/types.js";
+import type { NumberResource } from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { table, type Output } from "../output.js";
 

@@ -1,4 +1,5 @@
-import type { AccountView } from "../../client/types.js";
+import type { Fixture } from "../../contract/index.js";
+import type { AccountView } from "../../contract/index.js";
 import { isAppError } from "../../lib/app-error.js";
 import { loadFixtureFile } from "../../runtime/fixture-source.js";
 import { connect, type ConnectionFlags } from "../connection.js";
@@ -7,7 +8,7 @@ import { UsageError } from "../usage-error.js";
 
 /** `msgctl reset [--fixture PATH]`: wipes every account's state and re-seeds. */
 export async function reset(options: ConnectionFlags & { fixture?: string }, out: Output): Promise<{ accounts: AccountView[] }> {
-  let fixture: unknown;
+  let fixture: Fixture | undefined;
   if (options.fixture) {
     try {
       // Validated here first, so a bad file never reaches (or wipes) the sandbox.

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { isAppError } from "../../lib/app-error.js";
 import type { ClockMode } from "../../lib/clock.js";
 import type { Logger } from "../../runtime/logger.js";
-import { assertPort, launchSandbox, type Sandbox } from "../../runtime/sandbox.js";
+import { launchSandbox, type Sandbox } from "../../runtime/sandbox.js";
 import { table, type Output } from "../output.js";
 import { removeStateFile, writeStateFile } from "../state-file.js";
 import { UsageError } from "../usage-error.js";
@@ -47,10 +47,8 @@ function validate(options: ServeOptions): ClockMode {
 }
 
 function assertPortOrUsage(name: string, port: number) {
-  try {
-    assertPort(name, port);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new UsageError(`${name} must be a port number from 0 to 65535 (got ${port})`);
   }
 }
 
@@ -126,7 +124,7 @@ export async function serve(options: ServeOptions, out: Output): Promise<void> {
   }
 
   const unsubscribe = logger
-    ? sandbox.control.subscribe((event) => {
+    ? sandbox.bus.on("event", (event) => {
         const payload = event.payload as Record<string, unknown>;
         logger.info(event.type, { event_id: event.id, ...(payload.message_id ? { message_id: payload.message_id } : {}), ...(payload.conversation_id ? { conversation_id: payload.conversation_id } : {}) });
       })

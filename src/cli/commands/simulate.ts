@@ -1,4 +1,4 @@
-import type { ChatResource, FaultName, MessageResource, NumberFaults } from "../../client/message-types.js";
+import type { ChatResource, FaultName, MessageResource, NumberFaults } from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import type { Output } from "../output.js";
 import { UsageError } from "../usage-error.js";

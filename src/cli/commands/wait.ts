@@ -1,5 +1,5 @@
 import ora from "ora";
-import type { EventView } from "../../client/types.js";
+import type { EventType, EventView } from "../../contract/index.js";
 import { parseDuration } from "../../lib/duration.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { readEventStream } from "../event-stream.js";
@@ -55,7 +55,7 @@ export async function waitEvent(
   const spinner = out.interactive && !out.json ? ora(`Waiting for ${type}${pairs.length ? ` (${options.match?.join(", ")})` : ""}`).start() : undefined;
   let seen = 0;
   try {
-    const response = await client.sandbox.stream({ types: [type], after: pairs.length > 0 ? 0 : undefined, signal: abort.signal });
+    const response = await client.sandbox.stream({ types: [type as EventType], after: pairs.length > 0 ? 0 : undefined, signal: abort.signal });
     for await (const event of readEventStream(response)) {
       seen++;
       if (!matches(event.payload, pairs)) continue;

@@ -1,6 +1,6 @@
 import { ConnectionError } from "../../client/http.js";
-import type { EventView } from "../../client/types.js";
-import type { Delivery } from "../../client/webhooks.js";
+import type { EventType, EventView } from "../../contract/index.js";
+import type { Delivery } from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { readEventStream } from "../event-stream.js";
 import type { Output } from "../output.js";
@@ -44,7 +44,7 @@ const clockTime = (iso: string) => iso.slice(11, 23);
 export async function webhooksTail(options: ConnectionFlags & LiveOptions & { events?: string }, out: Output): Promise<void> {
   const client = connect(options);
   const { controller } = untilStopped(options.signal);
-  const response = await client.sandbox.stream({ types: parseEventList(options.events), signal: controller.signal });
+  const response = await client.sandbox.stream({ types: parseEventList(options.events) as EventType[] | undefined, signal: controller.signal });
   // On stderr, so --json output stays pure; it also tells scripts the stream is live.
   out.note(out.color.dim(`Tailing events${options.events ? ` (${options.events})` : ""}. Ctrl-C to stop.`));
   const ended = await drain<EventView>(response, controller.signal, (event) => {

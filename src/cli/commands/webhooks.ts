@@ -1,5 +1,5 @@
 import type { ChalkInstance } from "chalk";
-import type { CreatedWebhook, Delivery, DeliveryAttempt, WebhookResource, WebhookWithSecret } from "../../client/webhooks.js";
+import type { CreatedWebhook, Delivery, DeliveryAttempt, WebhookResource, WebhookWithSecret } from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { details, table, type Output } from "../output.js";
 import { UsageError } from "../usage-error.js";

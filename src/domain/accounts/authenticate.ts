@@ -1,7 +1,7 @@
 import { AppError } from "../../lib/app-error.js";
 import { hashKey, keyKind, sameHash } from "../../lib/key-hash.js";
-import { findKeyByHash, listAccounts } from "../../store/accounts.js";
-import { cacheOf, type DomainContext } from "../core/context.js";
+import { findKeyByHash } from "../../store/accounts.js";
+import { cacheOf, type DomainContext } from "../core/index.js";
 
 /** The authenticated caller: every `/v1` request acts as one account and sees only its data. */
 export interface Account {
@@ -42,14 +42,4 @@ export function authenticate(ctx: DomainContext, authorization: string | null, h
   const account: Account = { id: row.id, name: row.name, appName: row.app_name, otpSuspended: row.otp_suspended === 1 };
   cache.set(hash, account);
   return account;
-}
-
-/** Every account, first (default) first. */
-export function allAccounts(ctx: DomainContext): Account[] {
-  return listAccounts(ctx.db).map((row) => ({
-    id: row.id,
-    name: row.name,
-    appName: row.app_name,
-    otpSuspended: row.otp_suspended === 1,
-  }));
 }

@@ -1,6 +1,6 @@
+import type { Channel } from "../../contract/common.js";
 import { AppError } from "../../lib/app-error.js";
-import type { DomainContext } from "../core/context.js";
-import type { Channel } from "../world/numbers.js";
+import type { DomainContext } from "../core/index.js";
 
 /** A message as the attachment rules need it. */
 export interface AttachmentHolder {
@@ -10,20 +10,19 @@ export interface AttachmentHolder {
 }
 
 /**
- * How messages use attachments. The attachments issue replaces these (as the faults module
- * replaces `numberStatus`); until then no attachment exists, so every well-formed id is unknown.
+ * Claims attachments for a message, inside its transaction; 400 invalid_attachments when one
+ * cannot be claimed. Uploads do not exist yet (the attachments issue), so every id is unknown.
  */
-export const messageAttachments: {
-  /** Claims attachments for a message (inside its transaction); 400 invalid_attachments when one cannot be. */
-  claim(ctx: DomainContext, accountId: string, ids: string[], messageId: string): void;
-  /** The Message's `attachments` (only asked when the message has some). */
-  list(ctx: DomainContext, messageId: string): unknown[];
-  /** At the send attempt: why the media cannot go over `channel` (a permanent error), or undefined. */
-  fitError(ctx: DomainContext, message: AttachmentHolder, channel: Channel): string | undefined;
-} = {
-  claim(_ctx, _accountId, ids) {
-    throw new AppError("invalid_attachments", 400, `attachment_ids: no attachment ${ids[0]} in this account`);
-  },
-  list: () => [],
-  fitError: () => undefined,
-};
+export function claimAttachments(_ctx: DomainContext, _accountId: string, ids: string[], _messageId: string): void {
+  throw new AppError("invalid_attachments", 400, `attachment_ids: no attachment ${ids[0]} in this account`);
+}
+
+/** The Message's `attachments` (asked only when the message has some). */
+export function listMessageAttachments(_ctx: DomainContext, _messageId: string): unknown[] {
+  return [];
+}
+
+/** At the send attempt: why the media cannot go over `channel` (a permanent error), or undefined. */
+export function mediaFitError(_ctx: DomainContext, _message: AttachmentHolder, _channel: Channel): string | undefined {
+  return undefined;
+}

@@ -1,19 +1,11 @@
 import type { Clock } from "../../lib/clock.js";
 import type { IdSource } from "../../lib/ids.js";
 import type { Db } from "../../store/database.js";
+import { createBus, type DomainBus } from "./bus.js";
 import type { EmittedEvent } from "./events.js";
 import type { Settings } from "./settings.js";
 
-/**
- * What happens outside the transaction once it commits. The runtime wires these to the
- * scheduler (wake up for a new job) and to live listeners (tail, wait, the event stream).
- */
-export interface DomainSignals {
-  jobScheduled(dueAt: number): void;
-  eventAppended(event: EmittedEvent): void;
-}
-
-/** Work done inside the emitting transaction for every event: webhook fan-out registers here. */
+/** Work done inside the emitting transaction for every event: webhook fan-out is one. */
 export type EventFanOut = (ctx: DomainContext, event: EmittedEvent) => void;
 
 /** Everything a domain rule may use. Time, ids and the database come only from here. */
@@ -24,8 +16,10 @@ export interface DomainContext {
   readonly wallNow: () => number;
   readonly ids: IdSource;
   readonly settings: Settings;
-  readonly signals: DomainSignals;
-  readonly fanOut: EventFanOut[];
+  /** Where committed events, jobs and delivery attempts are announced to live listeners. */
+  readonly bus: DomainBus;
+  /** Run inside every event's transaction (the modules' fan-outs). */
+  readonly fanOuts: readonly EventFanOut[];
   /** A fetch for outgoing HTTP (webhook deliveries); injectable for tests. */
   readonly fetch: typeof fetch;
   /** Resolves a host name to addresses (webhook URL checks); injectable for tests. */
@@ -36,15 +30,17 @@ export interface DomainContext {
   readonly caches: Map<string, Map<unknown, unknown>>;
 }
 
-/** Options to build a context; signals may be wired later. */
+/** What a context is built from. */
 export interface ContextOptions {
   db: Db;
   clock: Clock;
   ids: IdSource;
   settings: Settings;
+  resolveHost: (host: string) => Promise<string[]>;
+  bus?: DomainBus;
+  fanOuts?: readonly EventFanOut[];
   wallNow?: () => number;
   fetch?: typeof fetch;
-  resolveHost: (host: string) => Promise<string[]>;
 }
 
 /** Builds the domain context over an open database and a clock. */
@@ -53,15 +49,14 @@ export function createContext(options: ContextOptions): DomainContext {
   // Kept in memory only: writing it on every record cost a row update per request. At start
   // the newest timestamp on record is found again, so a restart never reuses a millisecond.
   let lastRecordMs = db.maxOfColumns(["created_at", "updated_at", "last_record_ms"]);
-  const signals: DomainSignals = { jobScheduled() {}, eventAppended() {} };
   return {
     db,
     clock,
     wallNow: options.wallNow ?? Date.now,
     ids: options.ids,
     settings: options.settings,
-    signals,
-    fanOut: [],
+    bus: options.bus ?? createBus(),
+    fanOuts: options.fanOuts ?? [],
     // Touching the global fetch loads undici (~30 ms): only do it when a webhook is delivered.
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     resolveHost: options.resolveHost,

@@ -1,54 +1,59 @@
-import { insertEvent } from "../../store/events.js";
+import { isEventType, type EventPayload, type EventType, type EventView } from "../../contract/events.js";
+import { invalidRequest } from "../../lib/app-error.js";
+import { isoTime } from "../../lib/clock.js";
+import { insertEvent, listEventsAfter, type EventRow } from "../../store/events.js";
 import type { DomainContext } from "./context.js";
 
-/** Every event name of spec section 6. */
-export const EVENT_TYPES = [
-  "message.received",
-  "message.sent",
-  "message.delivered",
-  "message.read",
-  "message.edited",
-  "message.failed",
-  "message.reaction",
-  "conversation.typing",
-  "conversation.renamed",
-] as const;
-
-/** An event name of spec section 6. */
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** True for a known event name. */
-export function isEventType(value: unknown): value is EventType {
-  return typeof value === "string" && (EVENT_TYPES as readonly string[]).includes(value);
-}
+export { EVENT_TYPES, isEventType, type EventPayload, type EventType, type EventView } from "../../contract/events.js";
 
 /** An event as written to the outbox. `payload` is exactly what receivers get (it has `type`). */
-export interface EmittedEvent {
+export interface EmittedEvent<T extends EventType = EventType> {
   seq: number;
   id: string;
   accountId: string;
-  type: EventType;
-  payload: { type: EventType } & Record<string, unknown>;
+  type: T;
+  payload: EventPayload<T>;
   createdAt: number;
 }
+
+/** The fields of an event's payload besides `type`. */
+export type EventFields<T extends EventType> = Omit<EventPayload<T>, "type">;
 
 /**
  * Writes an event to the outbox. Call it inside the transaction of the state change that caused
  * it: fan-out (webhook deliveries) happens in the same transaction, live listeners after commit.
  */
-export function emitEvent(
-  ctx: DomainContext,
-  accountId: string,
-  type: EventType,
-  fields: Record<string, unknown>,
-): EmittedEvent {
-  const payload = { type, ...fields };
+export function emitEvent<T extends EventType>(ctx: DomainContext, accountId: string, type: T, fields: EventFields<T>): EmittedEvent<T> {
+  const payload = { type, ...fields } as EventPayload<T>;
   const id = ctx.ids.uuid();
   const createdAt = ctx.recordTime();
   const seq = insertEvent(ctx.db, { id, account_id: accountId, type, payload: JSON.stringify(payload), created_at: createdAt });
-  const event: EmittedEvent = { seq, id, accountId, type, payload, createdAt };
-  for (const fanOut of ctx.fanOut) fanOut(ctx, event);
-  // Live listeners (tail, wait, the event stream) hear of it once it is committed.
-  ctx.db.afterCommit(() => ctx.signals.eventAppended(event));
+  const event: EmittedEvent<T> = { seq, id, accountId, type, payload, createdAt };
+  for (const fanOut of ctx.fanOuts) fanOut(ctx, event as EmittedEvent);
+  ctx.db.afterCommit(() => ctx.bus.publish("event", event as EmittedEvent));
   return event;
+}
+
+/** An emitted event as the control API shows it. */
+export function toEventView(event: EmittedEvent): EventView {
+  return { id: event.id, seq: event.seq, type: event.type, created_at: isoTime(event.createdAt), payload: event.payload };
+}
+
+/** An outbox row as the control API shows it. */
+export function eventRowView(row: EventRow): EventView {
+  // Only emitEvent writes the outbox, so a row's type is always an event name.
+  return { id: row.id, seq: row.seq, type: row.type as EventType, created_at: isoTime(row.created_at), payload: JSON.parse(row.payload) as EventPayload };
+}
+
+/** The account's events after sequence number `after`, oldest first (at most `limit`). */
+export function listEvents(ctx: DomainContext, accountId: string, after: number, limit: number): EventView[] {
+  return listEventsAfter(ctx.db, after, limit, accountId).map(eventRowView);
+}
+
+/** `types=a,b` (a query filter) → a set of event names, or undefined for all; 400 on an unknown name. */
+export function parseEventTypes(raw: string | null | undefined, field = "types"): Set<EventType> | undefined {
+  if (!raw) return undefined;
+  const names = raw.split(",").map((name) => name.trim()).filter(Boolean);
+  for (const name of names) if (!isEventType(name)) throw invalidRequest(`${field}: unknown event "${name}"`);
+  return new Set(names as EventType[]);
 }

@@ -24,6 +24,6 @@ export function scheduleJob(
   lane?: string,
 ): number {
   const id = insertJob(ctx.db, { kind, payload, due_at: dueAt, lane: lane ?? null, created_at: ctx.clock.now() });
-  ctx.db.afterCommit(() => ctx.signals.jobScheduled(dueAt));
+  ctx.db.afterCommit(() => ctx.bus.publish("job", dueAt));
   return id;
 }

@@ -1,27 +1,21 @@
-import { z } from "zod";
+import { editBody, reactBody } from "../../contract/messages.js";
 import { invalidRequest, invalidState } from "../../lib/app-error.js";
 import { parseInput } from "../../lib/validation.js";
 import { findMessageAction, insertMessageAction, updateMessageAction, type MessageActionRow } from "../../store/message-actions.js";
 import { findMessageById, updateMessage, type MessageRow } from "../../store/messages.js";
-import type { DomainContext } from "../core/context.js";
-import { emitEvent } from "../core/events.js";
-import { scheduleJob, type JobHandler } from "../core/jobs.js";
-import { decideRetry, RETRY_POLICY } from "./retry-policy.js";
+import type { DomainContext } from "../core/index.js";
+import { emitEvent } from "../core/index.js";
+import { scheduleJob, type JobHandler } from "../core/index.js";
+import { decideRetry, freshRetryColumns, retryColumnsOf, retryStateOf } from "./retry-policy.js";
 import { messageForPath } from "./queries.js";
 import { applyTransition, canTransition } from "./status-table.js";
 import { editedFields, toMessage, type MessageResource } from "./views.js";
-import { meetFaults } from "../world/number-faults.js";
-import type { Channel } from "../world/numbers.js";
-import { isValidReaction, NAMED_REACTIONS } from "./reactions.js";
+import { meetFaults } from "../world/index.js";
+import type { Channel } from "../world/index.js";
+import { requireReaction } from "./reactions.js";
 
 /** The job kind of a pending reaction, edit or unsend. */
 export const ACTION_JOB = "message.action";
-
-const reactBody = z.strictObject({
-  reaction: z.string().refine(isValidReaction, `must be one of ${NAMED_REACTIONS.join(", ")} or a single emoji`),
-  remove: z.boolean().optional(),
-});
-const editBody = z.strictObject({ text: z.string().min(1, "must not be empty").max(20_000) });
 
 const required = (input: unknown, example: string) => {
   if (input === undefined) throw invalidRequest(`body: required, e.g. ${example}`);
@@ -48,9 +42,7 @@ function queueAction(ctx: DomainContext, row: MessageRow, fields: Pick<MessageAc
       ...fields,
       status: "pending",
       error: null,
-      attempts: 0,
-      first_attempt_at: null,
-      backoff_ms: RETRY_POLICY.offline.initialBackoffMs,
+      ...freshRetryColumns(),
       created_at: at,
       updated_at: at,
     });
@@ -63,6 +55,7 @@ function queueAction(ctx: DomainContext, row: MessageRow, fields: Pick<MessageAc
 export function reactToMessage(ctx: DomainContext, accountId: string, id: string, input: unknown): MessageResource {
   const row = messageForPath(ctx, accountId, id);
   const body = parseInput(reactBody, required(input, '{ "reaction": "love" }'));
+  requireReaction(body.reaction);
   if (row.status !== "delivered" && row.status !== "read") throw invalidState(`Reactions need a delivered message; this one is ${row.status}`);
   if (row.channel === "sms") throw invalidState("Reactions are not supported on SMS");
   return queueAction(ctx, row, { kind: "react", reaction: body.reaction, remove: body.remove ? 1 : 0, text: null });
@@ -93,9 +86,7 @@ export function retryMessage(ctx: DomainContext, accountId: string, id: string):
     applyTransition(ctx, row, "retried", {
       changes: {
         error: null,
-        attempts: 0,
-        first_attempt_at: null,
-        backoff_ms: RETRY_POLICY.offline.initialBackoffMs,
+        ...freshRetryColumns(),
         generation: row.generation + 1,
       },
     }),
@@ -136,12 +127,9 @@ export const runActionAttempt: JobHandler = (ctx, payload: { action_id: string }
     return;
   }
   if (outcome.kind === "permanent") return void drop(outcome.error);
-  const state = { attempts: action.attempts, firstAttemptAt: action.first_attempt_at ?? now, backoffMs: action.backoff_ms };
-  const decision = decideRetry(state, outcome, now, message.number_handle);
+  const decision = decideRetry(retryStateOf(action, now), outcome, now, message.number_handle);
   updateMessageAction(ctx.db, action.id, {
-    attempts: decision.state.attempts,
-    first_attempt_at: decision.state.firstAttemptAt,
-    backoff_ms: decision.state.backoffMs,
+    ...retryColumnsOf(decision.state),
     updated_at: now,
     ...(decision.retry ? {} : { status: "dropped" as const, error: decision.error }),
   });

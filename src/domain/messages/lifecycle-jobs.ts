@@ -1,14 +1,14 @@
 import { setConversationChannel } from "../../store/conversations.js";
 import { findMessageById, type MessageRow } from "../../store/messages.js";
-import { contactProfile } from "../world/contacts.js";
-import type { DomainContext } from "../core/context.js";
-import type { JobHandler } from "../core/jobs.js";
-import { messageAttachments } from "../attachments/message-media.js";
-import { decideRetry, type RetryState } from "./retry-policy.js";
+import { contactProfile } from "../world/index.js";
+import type { DomainContext } from "../core/index.js";
+import type { JobHandler } from "../core/index.js";
+import { mediaFitError } from "../attachments/index.js";
+import { decideRetry, retryColumnsOf, retryStateOf } from "./retry-policy.js";
 import { routeOutbound } from "./routing.js";
 import { applyTransition, MESSAGE_JOBS, type LifecycleJob, type Trigger } from "./status-table.js";
-import { meetFaults } from "../world/number-faults.js";
-import { numberByHandle } from "../world/numbers.js";
+import { meetFaults } from "../world/index.js";
+import { numberByHandle } from "../world/index.js";
 
 /** The message a lifecycle job is about, unless it has moved on since the job was scheduled. */
 function current(ctx: DomainContext, job: LifecycleJob, status: MessageRow["status"]): MessageRow | undefined {
@@ -38,7 +38,7 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
   const profile = contactProfile(ctx, row.remote_handle);
   const route = routeOutbound(ctx, number, profile, row.requested_channel);
   if ("error" in route) return void fail("permanent_error", route.error);
-  const tooLarge = row.has_attachments ? messageAttachments.fitError(ctx, row, route.channel) : undefined;
+  const tooLarge = row.has_attachments ? mediaFitError(ctx, row, route.channel) : undefined;
   if (tooLarge) return void fail("permanent_error", tooLarge);
 
   const outcome = meetFaults(ctx, number.handle, route.channel, now);
@@ -52,9 +52,8 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
   }
   if (outcome.kind === "permanent") return void fail("permanent_error", outcome.error);
 
-  const state: RetryState = { attempts: row.attempts, firstAttemptAt: row.first_attempt_at ?? now, backoffMs: row.backoff_ms };
-  const decision = decideRetry(state, outcome, now, number.handle);
-  const bookkeeping = { attempts: decision.state.attempts, first_attempt_at: decision.state.firstAttemptAt, backoff_ms: decision.state.backoffMs };
+  const decision = decideRetry(retryStateOf(row, now), outcome, now, number.handle);
+  const bookkeeping = retryColumnsOf(decision.state);
   if (!decision.retry) return void fail("retries_exhausted", decision.error, bookkeeping);
   applyTransition(ctx, row, retryTrigger[outcome.kind], { changes: bookkeeping, nextAt: decision.at });
 };
@@ -71,11 +70,4 @@ export const runAcknowledge: JobHandler = (ctx, job: LifecycleJob) => {
 export const runRead: JobHandler = (ctx, job: LifecycleJob) => {
   const row = current(ctx, job, "delivered");
   if (row && contactProfile(ctx, row.remote_handle).read_receipts) applyTransition(ctx, row, "read");
-};
-
-/** The lifecycle's job handlers, by kind (registered in modules.ts). */
-export const messageJobHandlers: Record<string, JobHandler> = {
-  [MESSAGE_JOBS.send]: runSendAttempt,
-  [MESSAGE_JOBS.acknowledge]: runAcknowledge,
-  [MESSAGE_JOBS.read]: runRead,
 };

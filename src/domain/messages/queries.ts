@@ -1,13 +1,11 @@
-import { z } from "zod";
+import { listMessagesQuery as listQuery } from "../../contract/messages.js";
 import { invalidRequest, notFound } from "../../lib/app-error.js";
 import { isUuid } from "../../lib/ids.js";
 import { parseInput } from "../../lib/validation.js";
 import { findAccountMessage, listMessageRows, type MessageRow } from "../../store/messages.js";
-import type { DomainContext } from "../core/context.js";
-import { conversationForField, pageQuery } from "../conversations/chats.js";
+import type { DomainContext } from "../core/index.js";
+import { conversationForField } from "../conversations/index.js";
 import { toMessage, type MessageResource } from "./views.js";
-
-const listQuery = pageQuery.extend({ conversation_id: z.string().optional() });
 
 /** GET /v1/messages (spec 4.3): newest first, `before` on created_at, optional thread filter. */
 export function listMessages(

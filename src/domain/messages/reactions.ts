@@ -1,3 +1,5 @@
+import { invalidRequest } from "../../lib/app-error.js";
+
 /** The named reactions (tapbacks) of spec 4.3. */
 export const NAMED_REACTIONS = ["love", "like", "dislike", "laugh", "emphasize", "question"] as const;
 
@@ -10,4 +12,9 @@ export function isValidReaction(value: string): boolean {
   if ((NAMED_REACTIONS as readonly string[]).includes(value)) return true;
   const graphemes = [...segmenter.segment(value)];
   return graphemes.length === 1 && EMOJI.test(value);
+}
+
+/** Throws 400 invalid_request naming `field` unless the value is a valid reaction (spec 4.3). */
+export function requireReaction(value: string, field = "reaction"): void {
+  if (!isValidReaction(value)) throw invalidRequest(`${field}: must be one of ${NAMED_REACTIONS.join(", ")} or a single emoji`);
 }

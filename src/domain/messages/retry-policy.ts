@@ -1,15 +1,18 @@
+import type { RetryableFailure } from "../world/index.js";
+
+export type { RetryableFailure };
+
 /**
  * The retry policies of queued sends (spec section 3, section 8; SANDBOX.md section 5). Reactions,
  * edits and unsends follow the same policies; only what "giving up" means differs (their callers
- * drop the action instead of failing the message).
+ * drop the action instead of failing the message). The WhatsApp cool-down itself is the number's
+ * (world/whatsapp-rate-limit.ts): a rate-limited send waits for its end.
  */
 export const RETRY_POLICY = Object.freeze({
   /** Transient send error: retried every 30 s; the 5th failed attempt fails the send. */
   transient: Object.freeze({ retryAfterMs: 30_000, maxAttempts: 5 }),
   /** Sending number offline: backoff 30 s doubling to a 5-minute ceiling; not counted as an attempt. */
   offline: Object.freeze({ initialBackoffMs: 30_000, ceilingMs: 5 * 60_000 }),
-  /** WhatsApp rate limit, per number: cool-down 2 min doubling per repeat to 30 min; not counted. */
-  rateLimit: Object.freeze({ initialCooldownMs: 2 * 60_000, ceilingMs: 30 * 60_000 }),
   /** Offline or rate-limited sends fail when still blocked this long after their first attempt. */
   windowMs: 24 * 60 * 60_000,
 });
@@ -24,28 +27,31 @@ export interface RetryState {
   backoffMs: number;
 }
 
-/** Why an attempt did not go out, when it may still go out later. */
-export type RetryableFailure =
-  | { kind: "transient" }
-  | { kind: "offline" }
-  | { kind: "rate_limited"; until: number };
-
 /** What to do after a retryable failure: try again at `at`, or give up with `error`. */
 export type RetryDecision =
   | { retry: true; at: number; state: RetryState }
   | { retry: false; error: string; state: RetryState };
 
-/** The bookkeeping of a send that has not been attempted yet. */
-export const freshRetryState = (firstAttemptAt: number): RetryState => ({
-  attempts: 0,
-  firstAttemptAt,
-  backoffMs: RETRY_POLICY.offline.initialBackoffMs,
-});
+/** The retry bookkeeping columns of a send or action not attempted yet (new, or retried after failing). */
+export interface RetryColumns {
+  attempts: number;
+  first_attempt_at: number | null;
+  backoff_ms: number;
+}
 
-/** The cool-down of a number's `level`-th repeated rate limit (0 = first): 2, 4, 8, 16, 30, 30… min. */
-export function rateLimitCooldownMs(level: number): number {
-  const { initialCooldownMs, ceilingMs } = RETRY_POLICY.rateLimit;
-  return Math.min(initialCooldownMs * 2 ** Math.min(level, 30), ceilingMs);
+/** Fresh retry bookkeeping: no attempt counted, no first attempt, the offline backoff at its start. */
+export function freshRetryColumns(): RetryColumns {
+  return { attempts: 0, first_attempt_at: null, backoff_ms: RETRY_POLICY.offline.initialBackoffMs };
+}
+
+/** A job's retry state from its columns; an attempt being made now counts as the first when none was. */
+export function retryStateOf(columns: RetryColumns, now: number): RetryState {
+  return { attempts: columns.attempts, firstAttemptAt: columns.first_attempt_at ?? now, backoffMs: columns.backoff_ms };
+}
+
+/** The columns that record a retry decision's state. */
+export function retryColumnsOf(state: RetryState): RetryColumns {
+  return { attempts: state.attempts, first_attempt_at: state.firstAttemptAt, backoff_ms: state.backoffMs };
 }
 
 /**

@@ -1,22 +1,15 @@
+import type { HandleAvailability } from "../../contract/messages.js";
 import { invalidRequest } from "../../lib/app-error.js";
-import { parseHandleMemo } from "../../lib/handle-memo.js";
+import { requireHandle } from "../../lib/handle-input.js";
 import { hasInboundFrom } from "../../store/conversations.js";
-import { contactProfile, type ContactProfile } from "../world/contacts.js";
-import type { DomainContext } from "../core/context.js";
-import type { AccountNumber, Channel } from "../world/numbers.js";
+import { contactProfile, type ContactProfile } from "../world/index.js";
+import type { DomainContext } from "../core/index.js";
+import type { AccountNumber, Channel } from "../world/index.js";
 
-/** Handle availability (spec 2): is the handle on iMessage, and which channel a send would use. */
-export interface HandleAvailability {
-  handle: string;
-  imessage: boolean;
-  channel: "imessage" | "sms";
-}
+export type { HandleAvailability };
 
 /** The channel a send goes over, or the permanent error that stops it. */
 export type Route = { channel: Channel } | { error: string };
-
-/** A thread's service: iMessage and SMS share one thread per contact; WhatsApp has its own. */
-export type Service = "text" | "whatsapp";
 
 /**
  * Checks at acceptance (400 invalid_request) that a number can carry a send at all: WhatsApp only
@@ -72,18 +65,8 @@ export function inboundChannel(number: AccountNumber, profile: ContactProfile): 
   return number.channels.includes("whatsapp") ? "whatsapp" : "imessage";
 }
 
-/** The service (thread family) of a channel. */
-export const serviceOf = (channel: string | null): Service => (channel === "whatsapp" ? "whatsapp" : "text");
-
 /** A WhatsApp JID of a phone number, as WhatsApp names senders (`14155550191@s.whatsapp.net`). */
 export const whatsappJid = (e164: string) => `${e164.replace(/^\+/, "")}@s.whatsapp.net`;
-
-/** Parses a handle from input, or throws invalid_request naming `field`. */
-export function requireHandle(input: string, field: string): string {
-  const handle = parseHandleMemo(input);
-  if (!handle) throw invalidRequest(`${field}: "${input}" is not a valid E.164 phone number or iMessage email address`);
-  return handle.value;
-}
 
 /** GET /v1/handles/availability (spec 4.3). */
 export function handleAvailability(ctx: DomainContext, input: string | null): HandleAvailability {

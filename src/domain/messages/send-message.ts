@@ -1,37 +1,22 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { sendMessageBody as sendBody } from "../../contract/messages.js";
 import { AppError, invalidRequest } from "../../lib/app-error.js";
 import { parseHandleMemo } from "../../lib/handle-memo.js";
-import { isUuid } from "../../lib/ids.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
 import { findIdempotentResource, saveIdempotencyKey } from "../../store/idempotency.js";
 import { findAccountMessage, insertMessage } from "../../store/messages.js";
 import type { MessagesTable } from "../../store/schema.js";
-import type { DomainContext } from "../core/context.js";
-import { conversationForField, threadForMessage } from "../conversations/chats.js";
-import { scheduleJob } from "../core/jobs.js";
-import { messageAttachments } from "../attachments/message-media.js";
-import { RETRY_POLICY } from "./retry-policy.js";
-import { assertSendable, requireHandle, serviceOf, type Service } from "./routing.js";
+import type { DomainContext } from "../core/index.js";
+import { scheduleJob } from "../core/index.js";
+import { claimAttachments } from "../attachments/index.js";
+import { freshRetryColumns } from "./retry-policy.js";
+import { requireHandle } from "../../lib/handle-input.js";
+import { conversationForField, serviceOf, threadForMessage, type Service } from "../conversations/index.js";
+import { assertSendable } from "./routing.js";
 import { MESSAGE_JOBS, type LifecycleJob } from "./status-table.js";
 import { toMessage, type MessageResource } from "./views.js";
-import { numberByHandle, type AccountNumber } from "../world/numbers.js";
-
-const uuid = z.string().refine(isUuid, "must be a UUID");
-
-/** The body of POST /v1/messages (spec 4.3); null counts as absent. */
-const sendBody = z.strictObject({
-  to: z.string().nullish(),
-  from_handle: z.string().nullish(),
-  conversation_id: z.string().nullish(),
-  text: z.string().min(1, "must not be empty").max(20_000, "must be at most 20000 characters").nullish(),
-  attachment_ids: z.array(uuid).max(10, "at most 10 attachments per message").nullish(),
-  reply_to: uuid.nullish(),
-  effect: z.string().min(1, "must not be empty").max(200).nullish(),
-  channel: z.literal("whatsapp", { message: 'the only value is "whatsapp" (iMessage or SMS is chosen per recipient)' }).nullish(),
-  voice_memo: z.boolean().nullish(),
-  media_quality: z.enum(["fit", "original"]).nullish(),
-});
+import { numberByHandle, type AccountNumber } from "../world/index.js";
 
 const ENDPOINT = "POST /v1/messages";
 
@@ -117,7 +102,7 @@ export function sendMessage(ctx: DomainContext, accountId: string, input: unknow
       if (target.conversation_id !== thread.id) throw invalidRequest("reply_to: that message is in another conversation");
     }
     const id = timeOrderedUuid(ctx.ids, createdAt);
-    if (attachmentIds.length > 0) messageAttachments.claim(ctx, accountId, attachmentIds, id);
+    if (attachmentIds.length > 0) claimAttachments(ctx, accountId, attachmentIds, id);
     // MESSAGE_TRANSITIONS.accepted: queued, channel null, first attempt after the send latency.
     const dueAt = now + ctx.settings.sendLatencyMs;
     const row: MessagesTable = {
@@ -138,9 +123,7 @@ export function sendMessage(ctx: DomainContext, accountId: string, input: unknow
       has_attachments: attachmentIds.length > 0 ? 1 : 0,
       voice_memo: body.voice_memo ? 1 : 0,
       media_quality: body.media_quality ?? "fit",
-      attempts: 0,
-      first_attempt_at: null,
-      backoff_ms: RETRY_POLICY.offline.initialBackoffMs,
+      ...freshRetryColumns(),
       next_attempt_at: dueAt,
       generation: 0,
       sent_at: null,

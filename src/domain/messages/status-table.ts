@@ -1,10 +1,10 @@
 import { invalidState } from "../../lib/app-error.js";
 import { saveLifecycle, type LifecycleColumn, type MessageRow } from "../../store/messages.js";
-import { contactProfile, type ContactProfile } from "../world/contacts.js";
-import type { DomainContext } from "../core/context.js";
-import { emitEvent, type EventType } from "../core/events.js";
-import { scheduleJob } from "../core/jobs.js";
-import { lifecycleFields, type MessageStatus } from "./views.js";
+import { contactProfile, type ContactProfile } from "../world/index.js";
+import type { DomainContext } from "../core/index.js";
+import { emitEvent } from "../core/index.js";
+import { scheduleJob } from "../core/index.js";
+import { lifecycleFields, type LifecycleEvent, type MessageStatus } from "./views.js";
 
 /** The scheduler job kinds of the outbound lifecycle. */
 export const MESSAGE_JOBS = Object.freeze({
@@ -29,7 +29,7 @@ type Next =
 export interface Transition {
   from: readonly MessageStatus[];
   to: MessageStatus;
-  event: EventType | null;
+  event: LifecycleEvent | null;
   stamp: "sent_at" | "delivered_at" | "read_at" | null;
   next: Next | null;
 }

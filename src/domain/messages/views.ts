@@ -1,13 +1,11 @@
-import type { MessageResource } from "../../lib/api-resources.js";
+import type { Channel } from "../../contract/common.js";
+import type { MessageResource, MessageStatus } from "../../contract/messages.js";
 import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import type { MessageRow } from "../../store/messages.js";
-import type { DomainContext } from "../core/context.js";
-import { messageAttachments } from "../attachments/message-media.js";
+import type { DomainContext, EventFields } from "../core/index.js";
+import { listMessageAttachments } from "../attachments/index.js";
 
-/** A message status (spec section 3). */
-export type MessageStatus = MessageRow["status"];
-
-export type { MessageResource };
+export type { MessageResource, MessageStatus };
 
 /** A message row as the API shows it. */
 export function toMessage(ctx: DomainContext, row: MessageRow): MessageResource {
@@ -22,7 +20,7 @@ export function toMessage(ctx: DomainContext, row: MessageRow): MessageResource 
     reply_to: row.reply_to,
     error: row.error,
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
-    attachments: row.has_attachments ? messageAttachments.list(ctx, row.id) : [],
+    attachments: row.has_attachments ? listMessageAttachments(ctx, row.id) : [],
     sent_at: isoTimeOrNull(row.sent_at),
     delivered_at: isoTimeOrNull(row.delivered_at),
     read_at: isoTimeOrNull(row.read_at),
@@ -31,12 +29,18 @@ export function toMessage(ctx: DomainContext, row: MessageRow): MessageResource 
   };
 }
 
+/** The outbound lifecycle events. */
+export type LifecycleEvent = "message.sent" | "message.delivered" | "message.read" | "message.failed";
+
+/** The payload fields every lifecycle event shares. */
+export type LifecycleFields = EventFields<LifecycleEvent>;
+
 /**
  * The payload fields of an outbound lifecycle event (message.sent/delivered/read/failed):
  * `message_id` for dedupe, the thread, the state reached, and the timestamps so far.
  */
-export function lifecycleFields(row: MessageRow): Record<string, unknown> {
-  const fields: Record<string, unknown> = {
+export function lifecycleFields(row: MessageRow): LifecycleFields {
+  const fields: LifecycleFields = {
     message_id: row.id,
     conversation_id: row.conversation_id,
     status: row.status,
@@ -52,22 +56,23 @@ export function lifecycleFields(row: MessageRow): Record<string, unknown> {
 }
 
 /** The payload of message.received (spec section 6). */
-export function receivedFields(row: MessageRow): Record<string, unknown> {
+export function receivedFields(row: MessageRow): EventFields<"message.received"> {
   return {
     conversation_id: row.conversation_id,
     message_id: row.id,
     from: row.remote_handle,
     to: row.number_handle,
     text: row.text,
-    channel: row.channel,
+    // An inbound row is written with the channel it arrived on.
+    channel: row.channel as Channel,
     has_attachments: row.has_attachments === 1,
     created_at: isoTime(row.created_at),
-    metadata: row.metadata === null ? null : JSON.parse(row.metadata),
+    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
   };
 }
 
 /** The payload of message.edited (spec section 6). */
-export function editedFields(row: MessageRow): Record<string, unknown> {
+export function editedFields(row: MessageRow): EventFields<"message.edited"> {
   return {
     conversation_id: row.conversation_id,
     message_id: row.id,

@@ -1,30 +1,23 @@
-import { z } from "zod";
+import { simulateEditBody as editBody, simulateReactionBody as reactionBody, simulateTypingBody as typingBody } from "../../contract/world.js";
+import { requireHandle } from "../../lib/handle-input.js";
 import { invalidRequest, invalidState } from "../../lib/app-error.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { parseInput } from "../../lib/validation.js";
 import { isParticipant, listOneToOnes } from "../../store/conversations.js";
 import { updateMessage } from "../../store/messages.js";
-import { contactProfile } from "../world/contacts.js";
-import type { DomainContext } from "../core/context.js";
-import { toChat, type ChatResource } from "../conversations/chats.js";
-import { emitEvent } from "../core/events.js";
-import { messageForField } from "../messages/queries.js";
-import { requireHandle } from "../messages/routing.js";
-import { editedFields, toMessage, type MessageResource } from "../messages/views.js";
-import { numberByHandle } from "../world/numbers.js";
-import { isValidReaction, NAMED_REACTIONS } from "../messages/reactions.js";
+import { contactProfile } from "../world/index.js";
+import type { DomainContext } from "../core/index.js";
+import { toChat, type ChatResource } from "../conversations/index.js";
+import { emitEvent } from "../core/index.js";
+import { messageForField } from "../messages/index.js";
+import { editedFields, toMessage, type MessageResource } from "../messages/index.js";
+import { numberByHandle } from "../world/index.js";
+import { requireReaction } from "../messages/index.js";
 
 const required = (input: unknown, example: string) => {
   if (input === undefined) throw invalidRequest(`body: required, e.g. ${example}`);
   return input;
 };
-
-const reactionBody = z.strictObject({
-  message_id: z.string(),
-  from: z.string(),
-  reaction: z.string().refine(isValidReaction, `must be one of ${NAMED_REACTIONS.join(", ")} or a single emoji`),
-  remove: z.boolean().optional(),
-});
 
 /**
  * `simulate reaction ID --from H --reaction R [--remove]` (the id in the body's `message_id`): a contact in the thread reacts to one of
@@ -32,6 +25,7 @@ const reactionBody = z.strictObject({
  */
 export function simulateReaction(ctx: DomainContext, accountId: string, input: unknown): MessageResource {
   const body = parseInput(reactionBody, required(input, '{ "message_id": "…", "from": "+14155550191", "reaction": "love" }'));
+  requireReaction(body.reaction);
   const row = messageForField(ctx, accountId, body.message_id, "message_id");
   const from = requireHandle(body.from, "from");
   if (!isParticipant(ctx.db, row.conversation_id, from)) throw invalidRequest(`from: ${from} is not in this message's conversation`);
@@ -50,8 +44,6 @@ export function simulateReaction(ctx: DomainContext, accountId: string, input: u
   return toMessage(ctx, row);
 }
 
-const typingBody = z.strictObject({ from: z.string(), to: z.string(), typing: z.boolean().optional() });
-
 /** `simulate typing --from H --to N [--stop]`: fires conversation.typing in their thread (not SMS). */
 export function simulateTyping(ctx: DomainContext, accountId: string, input: unknown): ChatResource {
   const body = parseInput(typingBody, required(input, '{ "from": "+14155550191", "to": "+14155550101" }'));
@@ -69,8 +61,6 @@ export function simulateTyping(ctx: DomainContext, accountId: string, input: unk
   });
   return toChat(thread);
 }
-
-const editBody = z.strictObject({ message_id: z.string(), text: z.string().min(1, "must not be empty").max(20_000) });
 
 /** `simulate edit ID --text T` (`message_id` in the body): the contact edits their own iMessage or WhatsApp message; fires message.edited. */
 export function simulateEdit(ctx: DomainContext, accountId: string, input: unknown): MessageResource {

@@ -1,4 +1,5 @@
-import { z } from "zod";
+import { inboundBody } from "../../contract/world.js";
+import { requireHandle } from "../../lib/handle-input.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
@@ -6,21 +7,14 @@ import { parseInput } from "../../lib/validation.js";
 import { markInbound } from "../../store/conversations.js";
 import { insertMessage } from "../../store/messages.js";
 import type { MessagesTable } from "../../store/schema.js";
-import { contactProfile } from "../world/contacts.js";
-import type { DomainContext } from "../core/context.js";
-import { threadForMessage } from "../conversations/chats.js";
-import { emitEvent } from "../core/events.js";
-import { RETRY_POLICY } from "../messages/retry-policy.js";
-import { inboundChannel, requireHandle, serviceOf, whatsappJid } from "../messages/routing.js";
-import { receivedFields, toMessage, type MessageResource } from "../messages/views.js";
-import { numberByHandle } from "../world/numbers.js";
-
-const inboundBody = z.strictObject({
-  from: z.string(),
-  to: z.string(),
-  text: z.string().min(1, "must not be empty").max(20_000),
-  channel: z.enum(["imessage", "sms", "whatsapp"]).optional(),
-});
+import { contactProfile } from "../world/index.js";
+import type { DomainContext } from "../core/index.js";
+import { serviceOf, threadForMessage } from "../conversations/index.js";
+import { emitEvent } from "../core/index.js";
+import { freshRetryColumns } from "../messages/index.js";
+import { inboundChannel, whatsappJid } from "../messages/index.js";
+import { receivedFields, toMessage, type MessageResource } from "../messages/index.js";
+import { numberByHandle } from "../world/index.js";
 
 /**
  * `simulate inbound` (SANDBOX.md section 6): a contact sends a one-to-one text to one of the
@@ -67,9 +61,7 @@ export function simulateInbound(ctx: DomainContext, accountId: string, input: un
       has_attachments: 0,
       voice_memo: 0,
       media_quality: "fit",
-      attempts: 0,
-      first_attempt_at: null,
-      backoff_ms: RETRY_POLICY.offline.initialBackoffMs,
+      ...freshRetryColumns(),
       next_attempt_at: null,
       generation: 0,
       sent_at: createdAt,

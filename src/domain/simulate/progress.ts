@@ -1,14 +1,14 @@
-import { z } from "zod";
+import { simulateFailBody as failBody } from "../../contract/world.js";
 import { invalidState } from "../../lib/app-error.js";
 import { parseInput } from "../../lib/validation.js";
 import { setConversationChannel } from "../../store/conversations.js";
 import type { MessageRow } from "../../store/messages.js";
-import { contactProfile } from "../world/contacts.js";
-import type { DomainContext } from "../core/context.js";
-import { messageForPath } from "../messages/queries.js";
-import { applyTransition, canTransition, type TransitionOptions, type Trigger } from "../messages/status-table.js";
-import { toMessage, type MessageResource } from "../messages/views.js";
-import { numberByHandle, type Channel } from "../world/numbers.js";
+import { contactProfile } from "../world/index.js";
+import type { DomainContext } from "../core/index.js";
+import { messageForPath } from "../messages/index.js";
+import { applyTransition, canTransition, type TransitionOptions, type Trigger } from "../messages/index.js";
+import { toMessage, type MessageResource } from "../messages/index.js";
+import { numberByHandle, type Channel } from "../world/index.js";
 
 /** The forward path of an outbound message, and the trigger that leaves each step. */
 const FORWARD: readonly { status: MessageRow["status"]; leave: Trigger }[] = [
@@ -54,8 +54,6 @@ export function simulateProgress(ctx: DomainContext, accountId: string, id: stri
     return toMessage(ctx, row);
   });
 }
-
-const failBody = z.strictObject({ error: z.string().min(1, "must not be empty").max(1_000).optional() }).optional();
 
 /** `simulate fail ID [--error T]`: a queued or sent message fails with `error` and message.failed. */
 export function simulateFailure(ctx: DomainContext, accountId: string, id: string, input: unknown): MessageResource {

@@ -1,11 +1,11 @@
 import { SIGNATURE_HEADER, signatureHeader } from "../../lib/webhook-signature.js";
 import { findEvent } from "../../store/events.js";
-import { findDelivery, insertAttempt, updateDeliveryRow, type DeliveryRow } from "../../store/webhook-deliveries.js";
+import { findDelivery, insertAttempt, type DeliveryRow } from "../../store/webhook-deliveries.js";
 import { findWebhookById, type WebhookRow } from "../../store/webhooks.js";
-import type { DomainContext } from "../core/context.js";
-import type { JobRun } from "../core/jobs.js";
-import { scheduleJob } from "../core/jobs.js";
-import { publishDeliveryAttempt } from "./activity.js";
+import type { DomainContext } from "../core/index.js";
+import type { JobRun } from "../core/index.js";
+import { scheduleJob } from "../core/index.js";
+import { applyDeliveryTransition, type DeliveryTrigger } from "./delivery-states.js";
 import { ATTEMPT_JOB, abandonPendingDeliveries, deliveryView } from "./deliveries.js";
 import { postWebhook } from "./http.js";
 import { waitAfterAttempt } from "./retry-ladder.js";
@@ -94,7 +94,14 @@ export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery
   const accountId = due.delivery.account_id;
   ctx.db.transaction(() => recordAttempt(ctx, payload.delivery_id, { n, startedAt, durationMs, outcome }));
   const view = deliveryView(ctx, payload.delivery_id);
-  if (view) publishDeliveryAttempt(ctx, accountId, view);
+  if (view) ctx.db.afterCommit(() => ctx.bus.publish("delivery", { accountId, delivery: view }));
+}
+
+/** The row of the delivery status table an attempt's outcome leads to (the ladder decides retries). */
+function triggerAfter(outcome: Outcome, n: number): DeliveryTrigger {
+  if (outcome.result === "succeeded") return "acknowledged";
+  if (outcome.result === "dropped") return "dropped";
+  return waitAfterAttempt(n) === undefined ? "ladder_exhausted" : "attempt_failed";
 }
 
 function recordAttempt(
@@ -114,23 +121,13 @@ function recordAttempt(
     duration_ms: durationMs,
   });
   const now = ctx.recordTime();
-  if (delivery.status !== "pending") {
-    // Abandoned (endpoint deleted or paused) while this attempt was in flight: it stays so.
-    updateDeliveryRow(ctx.db, deliveryId, { attempt_count: n, updated_at: now });
-    return;
+  const trigger = triggerAfter(outcome, n);
+  let next: { at: number; jobId: number } | undefined;
+  if (trigger === "attempt_failed" && delivery.status === "pending") {
+    // A retry's wait counts from the virtual time its attempt started. Retries take no lane: a
+    // retrying delivery never holds back later events.
+    const at = startedAt + (waitAfterAttempt(n) as number);
+    next = { at, jobId: scheduleJob(ctx, ATTEMPT_JOB, { delivery_id: deliveryId }, at) };
   }
-  if (outcome.result !== "retry") {
-    const status = outcome.result === "succeeded" ? "succeeded" : "dropped";
-    updateDeliveryRow(ctx.db, deliveryId, { status, attempt_count: n, next_attempt_at: null, job_id: null, updated_at: now });
-    return;
-  }
-  const wait = waitAfterAttempt(n);
-  if (wait === undefined) {
-    updateDeliveryRow(ctx.db, deliveryId, { status: "failed", attempt_count: n, next_attempt_at: null, job_id: null, updated_at: now });
-    return;
-  }
-  // Retries take no lane: a retrying delivery never holds back later events.
-  const nextAt = startedAt + wait;
-  const jobId = scheduleJob(ctx, ATTEMPT_JOB, { delivery_id: deliveryId }, nextAt);
-  updateDeliveryRow(ctx.db, deliveryId, { attempt_count: n, next_attempt_at: nextAt, job_id: jobId, updated_at: now });
+  applyDeliveryTransition(ctx, delivery, trigger, { attemptCount: n, next, at: now });
 }

@@ -1,6 +1,6 @@
-import { z } from "zod";
+import { listDeliveriesQuery as listQuery, type Delivery, type DeliveryAttempt, type EventType } from "../../contract/index.js";
 import { invalidRequest, notFound } from "../../lib/app-error.js";
-import { isoTime, isoTimeOrNull, parseIsoTime } from "../../lib/clock.js";
+import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import { isUuid } from "../../lib/ids.js";
 import { parseInput } from "../../lib/validation.js";
 import { deleteJob } from "../../store/jobs.js";
@@ -10,42 +10,23 @@ import {
   listAttempts,
   listDeliveryRows,
   listPendingDeliveries,
-  updateDeliveryRow,
   type AttemptRow,
   type DeliveryRow,
-  type DeliveryStatus,
 } from "../../store/webhook-deliveries.js";
 import { findWebhookById, listEnabledWebhooks } from "../../store/webhooks.js";
-import type { DomainContext } from "../core/context.js";
-import type { EmittedEvent } from "../core/events.js";
-import { scheduleJob } from "../core/jobs.js";
+import type { DomainContext } from "../core/index.js";
+import type { EmittedEvent } from "../core/index.js";
+import { scheduleJob } from "../core/index.js";
+import { applyDeliveryTransition, DELIVERY_TRANSITIONS } from "./delivery-states.js";
 
 /** The scheduler job kind of one delivery attempt. */
 export const ATTEMPT_JOB = "webhook.attempt";
 
-/** Every delivery status (SANDBOX.md section 6). */
-export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "abandoned", "dropped"] as const;
-
 /** One attempt as shown: `at` is the virtual instant it started, `duration_ms` real time. */
-export interface AttemptView {
-  n: number;
-  at: string;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-}
+export type AttemptView = DeliveryAttempt;
 
 /** A delivery as `webhooks deliveries` and the control API show it (SANDBOX.md section 6). */
-export interface DeliveryView {
-  id: string;
-  webhook_id: string;
-  event_id: string;
-  event_type: string;
-  status: DeliveryStatus;
-  attempts: AttemptView[];
-  next_attempt_at: string | null;
-  created_at: string;
-}
+export type DeliveryView = Delivery;
 
 /** First attempts to one endpoint share a lane: one at a time, in emission order (SANDBOX.md section 5). */
 export const laneOf = (webhookId: string) => `webhook:${webhookId}`;
@@ -68,7 +49,7 @@ export function toDeliveryViews(ctx: DomainContext, rows: DeliveryRow[]): Delive
     id: row.id,
     webhook_id: row.webhook_id,
     event_id: row.event_id,
-    event_type: row.event_type,
+    event_type: row.event_type as EventType,
     status: row.status,
     attempts: attempts.get(row.id) ?? [],
     next_attempt_at: isoTimeOrNull(row.next_attempt_at),
@@ -86,7 +67,7 @@ export function deliveryView(ctx: DomainContext, id: string): DeliveryView | und
 
 /**
  * Creates one delivery and its first-attempt job for every enabled endpoint of the event's
- * account that subscribes to its type (spec section 6). Registered in modules.ts.
+ * account that subscribes to its type (spec section 6). The webhooks module's fan-out.
  */
 export function fanOutToWebhooks(ctx: DomainContext, event: EmittedEvent): void {
   const now = ctx.clock.now();
@@ -101,7 +82,7 @@ export function fanOutToWebhooks(ctx: DomainContext, event: EmittedEvent): void 
       webhook_id: webhook.id,
       event_id: event.id,
       event_type: event.type,
-      status: "pending",
+      status: DELIVERY_TRANSITIONS.created.to,
       attempt_count: 0,
       next_attempt_at: now,
       job_id: jobId,
@@ -116,20 +97,12 @@ export function abandonPendingDeliveries(ctx: DomainContext, webhookId: string, 
   const pending = listPendingDeliveries(ctx.db, webhookId);
   for (const delivery of pending) {
     if (delivery.job_id !== null) deleteJob(ctx.db, delivery.job_id);
-    updateDeliveryRow(ctx.db, delivery.id, { status: "abandoned", next_attempt_at: null, job_id: null, updated_at: at });
+    applyDeliveryTransition(ctx, delivery, "abandoned", { at });
   }
   return pending.length;
 }
 
 // --- Reads (control API) ---
-
-const listQuery = z.object({
-  webhook_id: z.string().optional(),
-  status: z.enum(DELIVERY_STATUSES).optional(),
-  event_id: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  before: z.string().optional(),
-});
 
 /** The account's deliveries, newest first, filtered by endpoint, status or event. */
 export function listDeliveries(
@@ -142,16 +115,11 @@ export function listDeliveries(
     const webhook = isUuid(input.webhook_id) ? findWebhookById(ctx.db, input.webhook_id) : undefined;
     if (webhook?.account_id !== accountId) throw invalidRequest(`webhook_id: no webhook ${input.webhook_id} in this account`);
   }
-  let before: number | undefined;
-  if (input.before !== undefined) {
-    before = parseIsoTime(input.before);
-    if (before === undefined) throw invalidRequest("before: must be an ISO 8601 timestamp");
-  }
   const rows = listDeliveryRows(ctx.db, accountId, {
     webhookId: input.webhook_id,
     status: input.status,
     eventId: input.event_id,
-    before,
+    before: input.before,
     limit: input.limit + 1,
   });
   return { data: toDeliveryViews(ctx, rows.slice(0, input.limit)), hasMore: rows.length > input.limit };

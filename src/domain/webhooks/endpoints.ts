@@ -1,6 +1,15 @@
-import { z } from "zod";
+import {
+  createWebhookBody as createBody,
+  EVENT_TYPES,
+  listWebhooksQuery as listQuery,
+  updateWebhookBody as updateBody,
+  type CreatedWebhook,
+  type EventType,
+  type WebhookResource,
+  type WebhookWithSecret,
+} from "../../contract/index.js";
 import { invalidRequest, invalidState, notFound } from "../../lib/app-error.js";
-import { isoTime, parseIsoTime } from "../../lib/clock.js";
+import { isoTime } from "../../lib/clock.js";
 import { isUuid } from "../../lib/ids.js";
 import { parseInput } from "../../lib/validation.js";
 import { findIdempotentResource, saveIdempotencyKey } from "../../store/idempotency.js";
@@ -12,65 +21,16 @@ import {
   updateWebhookRow,
   type WebhookRow,
 } from "../../store/webhooks.js";
-import type { DomainContext } from "../core/context.js";
-import { EVENT_TYPES, isEventType, type EventType } from "../core/events.js";
+import type { DomainContext } from "../core/index.js";
 import { abandonPendingDeliveries } from "./deliveries.js";
 import { checkWebhookUrl } from "./url-policy.js";
 
+export type { CreatedWebhook, WebhookWithSecret };
+
 /** A webhook endpoint as every read returns it (SANDBOX.md section 5): never with its secret. */
-export interface WebhookView {
-  id: string;
-  url: string;
-  events: EventType[];
-  enabled: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-/** The endpoint with its signing secret: creation, idempotent replay, rotation only (spec 4.4). */
-export type WebhookWithSecret = WebhookView & { secret: string };
-
-/** The creation answer: the endpoint, its secret, and the account's other endpoints. */
-export type CreatedWebhook = WebhookWithSecret & { other_webhooks: WebhookView[] };
+export type WebhookView = WebhookResource;
 
 const IDEMPOTENCY_ENDPOINT = "POST /v1/webhooks";
-
-// --- Input ---
-
-const secretField = z
-  .string()
-  .min(16, "must be 16-200 characters")
-  .max(200, "must be 16-200 characters");
-
-const eventsField = z
-  .array(z.string())
-  .min(1, "must name at least one event (omit it to subscribe to every event)")
-  .superRefine((names, check) => {
-    names.forEach((name, i) => {
-      if (!isEventType(name)) {
-        check.addIssue({ code: "custom", path: [i], message: `unknown event "${name}" (known: ${EVENT_TYPES.join(", ")})` });
-      }
-    });
-  })
-  .transform((names) => [...new Set(names)] as EventType[]);
-
-const createBody = z.strictObject({
-  url: z.string(),
-  events: eventsField.optional(),
-  secret: secretField.optional(),
-});
-
-const updateBody = z.strictObject({
-  url: z.string().optional(),
-  events: eventsField.optional(),
-  secret: secretField.optional(),
-  enabled: z.boolean().optional(),
-});
-
-const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  before: z.string().optional(),
-});
 
 // --- Views ---
 
@@ -169,12 +129,7 @@ function invalidBody(): never {
 /** GET /v1/webhooks: the account's endpoints, newest first, without secrets. */
 export function listWebhooks(ctx: DomainContext, accountId: string, query: Record<string, string>): { data: WebhookView[]; hasMore: boolean } {
   const { limit, before } = parseInput(listQuery, query, "query");
-  let beforeMs: number | undefined;
-  if (before !== undefined) {
-    beforeMs = parseIsoTime(before);
-    if (beforeMs === undefined) throw invalidRequest("before: must be an ISO 8601 timestamp");
-  }
-  const rows = listLiveWebhooks(ctx.db, accountId, { limit: limit + 1, before: beforeMs });
+  const rows = listLiveWebhooks(ctx.db, accountId, { limit: limit + 1, before });
   return { data: rows.slice(0, limit).map(toWebhookView), hasMore: rows.length > limit };
 }
 

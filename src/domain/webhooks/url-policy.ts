@@ -1,6 +1,6 @@
 import { AppError } from "../../lib/app-error.js";
 import { forbiddenAddressReason, parseWebhookUrl, type UrlPolicy } from "../../lib/webhook-url.js";
-import type { DomainContext } from "../core/context.js";
+import type { DomainContext } from "../core/index.js";
 
 /** How long URL checks at creation wait for DNS before accepting the name as it is (real ms). */
 const CREATE_RESOLVE_TIMEOUT_MS = 3_000;

@@ -1,12 +1,11 @@
-import { z } from "zod";
+import { contactChanges, type ContactView } from "../../contract/world.js";
 import { invalidRequest } from "../../lib/app-error.js";
+import { requireHandle } from "../../lib/handle-input.js";
 import { parseInput } from "../../lib/validation.js";
+import type { DomainContext } from "../core/index.js";
 import { contactProfile, listContactProfiles, MAGIC_NUMBERS, setContactProfile, type ContactProfile } from "./contacts.js";
-import type { DomainContext } from "../core/context.js";
-import { requireHandle } from "../messages/routing.js";
 
-/** A contact as the control API shows it: its profile, and what a magic number is for. */
-export type ContactView = ContactProfile & { description?: string };
+export type { ContactView };
 
 const withDescription = (profile: ContactProfile): ContactView => {
   const magic = MAGIC_NUMBERS[profile.handle];
@@ -28,21 +27,13 @@ export function getContact(ctx: DomainContext, input: string): ContactView {
   return withDescription(contactProfile(ctx, requireHandle(input, "handle")));
 }
 
-const traitsBody = z.strictObject({
-  imessage: z.boolean().optional(),
-  platform: z.enum(["ios", "android"]).optional(),
-  whatsapp: z.boolean().optional(),
-  reachable: z.boolean().optional(),
-  read_receipts: z.boolean().optional(),
-});
-
 /**
  * `contacts set H [...]`: records (part of) a contact's profile, starting from what routing uses
  * today. As in fixtures, switching to Android turns iMessage off unless `imessage` is given too.
  */
 export function setContact(ctx: DomainContext, input: string, body: unknown): ContactView {
   const handle = requireHandle(input, "handle");
-  const traits = parseInput(traitsBody, body ?? {});
+  const traits = parseInput(contactChanges, body ?? {});
   const changes = Object.fromEntries(Object.entries(traits).filter(([, value]) => value !== undefined)) as Partial<typeof traits>;
   if (changes.platform === "android" && changes.imessage === undefined) changes.imessage = false;
   if (handle.includes("@") && (changes.platform === "android" || changes.imessage === false || changes.whatsapp === true)) {

@@ -1,20 +1,12 @@
 import { findContact, listContacts, upsertContact } from "../../store/contacts.js";
 import type { ContactsTable } from "../../store/schema.js";
-import type { DomainContext } from "../core/context.js";
+import type { ContactTraits, ContactView } from "../../contract/world.js";
+import type { DomainContext } from "../core/index.js";
 
 /** A phone (or iMessage address) on the other side, and what decides routing to it (SANDBOX.md section 3). */
-export interface ContactProfile {
-  handle: string;
-  imessage: boolean;
-  platform: "ios" | "android";
-  whatsapp: boolean;
-  reachable: boolean;
-  read_receipts: boolean;
-  /** Where the profile comes from: set on record, a magic number, or the default. */
-  source: "contact" | "magic" | "default";
-}
+export type ContactProfile = Omit<ContactView, "description">;
 
-type Traits = Omit<ContactProfile, "handle" | "source">;
+type Traits = ContactTraits;
 
 /** The profile of any phone that is neither on record nor magic: iMessage on iOS, read receipts on. */
 export const DEFAULT_PROFILE: Readonly<Traits> = Object.freeze({

@@ -1,18 +1,11 @@
 import { findNumber, listNumbers } from "../../store/accounts.js";
 import type { NumbersTable } from "../../store/schema.js";
-import { cacheOf, type DomainContext } from "../core/context.js";
+import type { Channel } from "../../contract/common.js";
+import type { NumberResource } from "../../contract/numbers.js";
+import { cacheOf, type DomainContext } from "../core/index.js";
+import { numberStatus } from "./number-faults.js";
 
-/** A messaging channel. */
-export type Channel = "imessage" | "sms" | "whatsapp";
-
-/** The Number resource of spec section 2. */
-export interface NumberResource {
-  handle: string;
-  channels: Channel[];
-  label: string;
-  status: string;
-  whatsapp_api?: "linked" | "cloud";
-}
+export type { Channel, NumberResource };
 
 /** One of the account's numbers as a domain value. */
 export interface AccountNumber {
@@ -33,12 +26,6 @@ function toAccountNumber(row: NumbersTable): AccountNumber {
   };
 }
 
-/**
- * How a number's status is decided. `online` unless a fault says otherwise; the faults module
- * replaces this when it is loaded.
- */
-export const numberStatus: { of: (ctx: DomainContext, handle: string) => string } = { of: () => "online" };
-
 /** GET /v1/numbers (spec 4.1): the account's numbers, in fixture order. */
 export function listAccountNumbers(ctx: DomainContext, accountId: string): NumberResource[] {
   return listNumbers(ctx.db, accountId).map((row) => toNumberResource(ctx, toAccountNumber(row)));
@@ -50,7 +37,7 @@ export function toNumberResource(ctx: DomainContext, number: AccountNumber): Num
     handle: number.handle,
     channels: number.channels,
     label: number.label,
-    status: numberStatus.of(ctx, number.handle),
+    status: numberStatus(ctx, number.handle),
   };
   if (number.whatsappApi) resource.whatsapp_api = number.whatsappApi;
   return resource;

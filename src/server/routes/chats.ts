@@ -1,4 +1,4 @@
-import { getChat, listChats } from "../../domain/conversations/chats.js";
+import { getChat, listChats } from "../../domain/conversations/index.js";
 import { ok, page, type Route } from "../route.js";
 
 /** One-to-one threads (spec 4.5, GET only; group chats come with their own issue). */

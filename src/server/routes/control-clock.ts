@@ -1,16 +1,11 @@
-import { z } from "zod";
+import { advanceBody, type ClockView } from "../../contract/sandbox.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
 import { parseDuration } from "../../lib/duration.js";
 import { parseInput } from "../../lib/validation.js";
 import { ok, type Route } from "../route.js";
 
-const advanceBody = z.union([
-  z.strictObject({ duration: z.string().min(1) }),
-  z.strictObject({ ms: z.number().int().min(0) }),
-]);
-
-const clockView = (clock: { now: number; mode: string }) => ({ now: isoTime(clock.now), mode: clock.mode });
+const clockView = (clock: { now: number; mode: ClockView["mode"] }): ClockView => ({ now: isoTime(clock.now), mode: clock.mode });
 
 /** The clock under /sandbox/v1 (SANDBOX.md section 4). */
 export const clockRoutes: Route[] = [

@@ -1,7 +1,5 @@
 import type { EventStream } from "h3";
-import { onDeliveryAttempt } from "../../domain/webhooks/activity.js";
-import { getDelivery, listDeliveries } from "../../domain/webhooks/deliveries.js";
-import { isAccountWebhook } from "../../domain/webhooks/endpoints.js";
+import { getDelivery, isAccountWebhook, listDeliveries } from "../../domain/webhooks/index.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { openEventStream } from "../event-stream.js";
 import { ok, page, type ApiRequest, type Route } from "../route.js";
@@ -17,7 +15,7 @@ function streamAttempts(request: ApiRequest): EventStream {
     throw invalidRequest(`webhook_id: no webhook ${webhookId} in this account`);
   }
   return openEventStream(event, (stream) =>
-    onDeliveryAttempt(ctx, (accountId, delivery) => {
+    ctx.bus.on("delivery", ({ accountId, delivery }) => {
       if (accountId !== account.id || (webhookId !== undefined && delivery.webhook_id !== webhookId)) return;
       void stream.push({ event: "attempt", data: JSON.stringify(delivery) });
     }),

@@ -1,9 +1,7 @@
-import { z } from "zod";
-import { parseFixture } from "../../domain/sandbox/fixture.js";
+import { resetBody } from "../../contract/sandbox.js";
+import { parseFixture } from "../../domain/sandbox/index.js";
 import { parseInput } from "../../lib/validation.js";
 import { ok, type Route } from "../route.js";
-
-const resetBody = z.strictObject({ fixture: z.unknown().optional() }).optional();
 
 /** POST /sandbox/v1/reset: wipe every account's state and re-seed (SANDBOX.md section 6). */
 export const resetRoutes: Route[] = [

@@ -1,6 +1,6 @@
-import { simulateEdit, simulateReaction, simulateTyping } from "../../domain/simulate/activity.js";
-import { simulateInbound } from "../../domain/simulate/inbound.js";
-import { simulateFailure, simulateProgress } from "../../domain/simulate/progress.js";
+import { simulateEdit, simulateReaction, simulateTyping } from "../../domain/simulate/index.js";
+import { simulateInbound } from "../../domain/simulate/index.js";
+import { simulateFailure, simulateProgress } from "../../domain/simulate/index.js";
 import { ok, type Route } from "../route.js";
 
 /** The simulate actions of the control API (SANDBOX.md section 6): contacts' activity, forced progress. */

@@ -1,14 +1,7 @@
-import { z } from "zod";
-import { getContact, listContacts, setContact } from "../../domain/world/contact-views.js";
-import { FAULT_NAMES, getNumberFaults, setNumberFault } from "../../domain/world/number-faults.js";
+import { faultBody } from "../../contract/numbers.js";
+import { getContact, getNumberFaults, listContacts, setContact, setNumberFault } from "../../domain/world/index.js";
 import { parseInput } from "../../lib/validation.js";
 import { ok, page, type Route } from "../route.js";
-
-const faultBody = z.strictObject({
-  fault: z.enum(FAULT_NAMES, { message: `must be one of ${FAULT_NAMES.join(", ")}` }),
-  count: z.number().int().min(0).max(1_000_000).optional(),
-  off: z.boolean().optional(),
-});
 
 // `14155550101` without its `+` is accepted in the path: a `+` is easy to lose in a URL.
 const numberParam = (raw: string | undefined) => (/^\d+$/.test(raw ?? "") ? `+${raw}` : (raw ?? ""));

@@ -1,7 +1,7 @@
-import { editMessage, reactToMessage, retryMessage, unsendMessage } from "../../domain/messages/actions.js";
-import { getMessage, listMessages } from "../../domain/messages/queries.js";
-import { handleAvailability } from "../../domain/messages/routing.js";
-import { sendMessage } from "../../domain/messages/send-message.js";
+import { editMessage, reactToMessage, retryMessage, unsendMessage } from "../../domain/messages/index.js";
+import { getMessage, listMessages } from "../../domain/messages/index.js";
+import { handleAvailability } from "../../domain/messages/index.js";
+import { sendMessage } from "../../domain/messages/index.js";
 import { ok, page, type Route } from "../route.js";
 
 /** Messages and handle availability (spec 4.3). */

@@ -1,4 +1,4 @@
-import { listAccountNumbers } from "../../domain/world/numbers.js";
+import { listAccountNumbers } from "../../domain/world/index.js";
 import { page, type Route } from "../route.js";
 
 /** GET /v1/numbers (spec 4.1). */

@@ -5,7 +5,7 @@ import {
   listWebhooks,
   rotateWebhookSecret,
   updateWebhook,
-} from "../../domain/webhooks/endpoints.js";
+} from "../../domain/webhooks/index.js";
 import { ok, page, type Route } from "../route.js";
 
 /** The webhook endpoints of spec 4.4. */

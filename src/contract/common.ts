@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { parseIsoTime } from "../lib/clock.js";
+
+/**
+ * Shapes shared by every resource of both hosts (spec section 1, Conventions). The contract
+ * folder is the one definition of every JSON shape that crosses a host: the domain builds these
+ * shapes, the typed client reads them, and the OpenAPI document is generated from them.
+ */
+
+/** `<timestamp>`: ISO 8601 with milliseconds, UTC. */
+export const timestamp = z.string().meta({ format: "date-time", description: "ISO 8601 with milliseconds, UTC", example: "2026-01-01T12:00:00.000Z" });
+
+/** A UUID (ids of messages, conversations, attachments, webhooks, deliveries, events). */
+export const uuid = z.string().meta({ format: "uuid" });
+
+/** An E.164 phone number, or an iMessage email address where the spec allows one. */
+export const handle = z.string().meta({ description: "E.164 phone number or iMessage email address", example: "+14155550191" });
+
+/** A messaging channel. */
+export const channel = z.enum(["imessage", "sms", "whatsapp"]);
+/** A messaging channel. */
+export type Channel = z.output<typeof channel>;
+
+/** The error shape of every 4xx/5xx answer (spec section 7). */
+export const errorBody = z.object({
+  error: z.string().meta({ description: "machine code, e.g. invalid_request" }),
+  message: z.string().meta({ description: "human-readable explanation naming the field at fault" }),
+  request_id: z.string().meta({ description: "also in the X-Request-Id header" }),
+});
+/** The error shape of every 4xx/5xx answer (spec section 7). */
+export type ErrorBody = z.output<typeof errorBody>;
+
+/** The success envelope `{ data, request_id }` (spec section 1). */
+export interface Envelope<T> {
+  data: T;
+  request_id: string;
+}
+
+/** The list envelope `{ data, has_more, request_id }` (spec section 1). */
+export interface ListEnvelope<T> {
+  data: T[];
+  has_more: boolean;
+  request_id: string;
+}
+
+/** The envelope schema of one resource, for the OpenAPI document. */
+export const envelopeOf = <T extends z.ZodType>(data: T) => z.object({ data, request_id: z.string() });
+
+/** The list envelope schema of a resource, for the OpenAPI document. */
+export const listEnvelopeOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), has_more: z.boolean(), request_id: z.string() });
+
+/** A page of a list as the typed client returns it: `before` the oldest item's cursor fetches the next. */
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+}
+
+/** `limit` 1-100 (default 50) and a `before` ISO cursor (spec 4.3, 4.5, section 8). */
+export const pageQuery = z.object({
+  limit: z.coerce
+    .number<number>({ message: "must be a whole number from 1 to 100" })
+    .int("must be a whole number from 1 to 100")
+    .min(1, "must be from 1 to 100")
+    .max(100, "must be from 1 to 100")
+    .default(50),
+  before: timestamp
+    .optional()
+    .transform((value, issue) => {
+      if (value === undefined) return undefined;
+      // Bounded before parsing: a cursor is never longer than an ISO timestamp with an offset.
+      const ms = value.length <= 40 ? parseIsoTime(value) : undefined;
+      if (ms === undefined) {
+        issue.addIssue({ code: "custom", message: "must be an ISO 8601 timestamp such as 2026-01-01T00:00:00.000Z" });
+        return z.NEVER;
+      }
+      return ms;
+    }),
+});
+/** The query of a paged list, as sent. */
+export type PageQuery = z.input<typeof pageQuery>;

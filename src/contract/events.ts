@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { channel, timestamp, uuid } from "./common.js";
+import { MESSAGE_STATUSES } from "./messages.js";
+
+/** Every event name of spec section 6. */
+export const EVENT_TYPES = [
+  "message.received",
+  "message.sent",
+  "message.delivered",
+  "message.read",
+  "message.edited",
+  "message.failed",
+  "message.reaction",
+  "conversation.typing",
+  "conversation.renamed",
+] as const;
+
+/** An event name of spec section 6. */
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** True for a known event name. */
+export function isEventType(value: unknown): value is EventType {
+  return typeof value === "string" && (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+// --- Payloads: exactly what a webhook receiver gets (spec section 6, SANDBOX.md section 5) ---
+
+/** message.received (spec section 6, payload table). */
+export const receivedPayload = z.object({
+  type: z.literal("message.received"),
+  conversation_id: uuid,
+  message_id: uuid,
+  from: z.string().meta({ description: "the individual sender, never the group; E.164 on WhatsApp too" }),
+  to: z.string().meta({ description: "the account's number" }),
+  text: z.string().nullable(),
+  channel,
+  has_attachments: z.boolean(),
+  created_at: timestamp,
+  is_group: z.literal(true).optional().meta({ description: "group messages only (absent for one-to-one)" }),
+  metadata: z.record(z.string(), z.unknown()).nullable().meta({ description: "sender_handle, or sender_jid on WhatsApp" }),
+});
+
+/** The fields of every outbound lifecycle event (message.sent, delivered, read, failed). */
+const lifecycleShape = {
+  message_id: uuid,
+  conversation_id: uuid,
+  status: z.enum(MESSAGE_STATUSES),
+  channel: channel.nullable(),
+  from: z.string().meta({ description: "the account's number" }),
+  to: z.string().meta({ description: "the recipient" }),
+  error: z.string().nullable().optional().meta({ description: "message.failed: why" }),
+  sent_at: timestamp.optional(),
+  delivered_at: timestamp.optional(),
+  read_at: timestamp.optional(),
+};
+
+/** message.sent. */
+export const sentPayload = z.object({ type: z.literal("message.sent"), ...lifecycleShape });
+/** message.delivered. */
+export const deliveredPayload = z.object({ type: z.literal("message.delivered"), ...lifecycleShape });
+/** message.read. */
+export const readPayload = z.object({ type: z.literal("message.read"), ...lifecycleShape });
+/** message.failed (its `error` says why). */
+export const failedPayload = z.object({ type: z.literal("message.failed"), ...lifecycleShape });
+
+/** message.edited (spec section 6, payload table). */
+export const editedPayload = z.object({
+  type: z.literal("message.edited"),
+  conversation_id: uuid,
+  message_id: uuid,
+  text: z.string().nullable(),
+  edited_at: timestamp.nullable(),
+});
+
+/** message.reaction: `message_id` is the message reacted to (SANDBOX.md section 5). */
+export const reactionPayload = z.object({
+  type: z.literal("message.reaction"),
+  message_id: uuid,
+  conversation_id: uuid,
+  reaction: z.string(),
+  removed: z.boolean(),
+  from: z.string(),
+});
+
+/** conversation.typing. */
+export const typingPayload = z.object({
+  type: z.literal("conversation.typing"),
+  conversation_id: uuid,
+  typing: z.boolean(),
+  from: z.string(),
+});
+
+/** conversation.renamed. */
+export const renamedPayload = z.object({
+  type: z.literal("conversation.renamed"),
+  conversation_id: uuid,
+  title: z.string().nullable(),
+  from: z.string().optional().meta({ description: "the member who renamed it, when a contact did" }),
+});
+
+/** Every payload schema by event name. */
+export const eventPayloads = {
+  "message.received": receivedPayload,
+  "message.sent": sentPayload,
+  "message.delivered": deliveredPayload,
+  "message.read": readPayload,
+  "message.edited": editedPayload,
+  "message.failed": failedPayload,
+  "message.reaction": reactionPayload,
+  "conversation.typing": typingPayload,
+  "conversation.renamed": renamedPayload,
+} satisfies Record<EventType, z.ZodType>;
+
+/** The payload of an event of type `T`: what webhook receivers get. */
+export type EventPayload<T extends EventType = EventType> = { [K in T]: z.output<(typeof eventPayloads)[K]> }[T];
+
+/** An event as the control API shows it (tail, wait, the event stream, `events()`). */
+export interface EventView<T extends EventType = EventType> {
+  id: string;
+  seq: number;
+  type: T;
+  created_at: string;
+  payload: EventPayload<T>;
+}
+
+/** The event view schema, for the OpenAPI document. */
+export const eventView = z.object({
+  id: uuid,
+  seq: z.number().int().meta({ description: "position in the sandbox's outbox; resume a stream after it" }),
+  type: z.enum(EVENT_TYPES),
+  created_at: timestamp,
+  payload: z.union(Object.values(eventPayloads)),
+});
+
+/** GET /sandbox/v1/events query: events after a sequence number, oldest first. */
+export const listEventsQuery = z.object({
+  after: z.coerce.number<number>().int().min(0).default(0).meta({ description: "sequence number to list after (0: from the start)" }),
+  limit: z.coerce.number<number>().int().min(1).max(100).default(100),
+  types: z.string().max(1_000).optional().meta({ description: "comma-separated event names to keep", example: "message.sent,message.read" }),
+});

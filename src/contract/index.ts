@@ -1,0 +1,14 @@
+/**
+ * The wire contract: every JSON shape that crosses a host, defined once with zod. The domain
+ * validates input with these schemas and builds its views to these types, the typed client
+ * reads them, and the OpenAPI document is generated from them.
+ */
+export * from "./common.js";
+export * from "./numbers.js";
+export * from "./messages.js";
+export * from "./chats.js";
+export * from "./events.js";
+export * from "./webhooks.js";
+export * from "./world.js";
+export * from "./sandbox.js";
+export * from "./fixture.js";

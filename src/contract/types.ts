@@ -1,0 +1,20 @@
+/** The types of the wire contract, without the schemas: what the package's public API exports. */
+export type { Channel, Envelope, ErrorBody, ListEnvelope, Page, PageQuery } from "./common.js";
+export type { FaultName, FaultSwitch, NumberFaults, NumberResource } from "./numbers.js";
+export type { HandleAvailability, ListMessagesQuery, MessageResource, MessageStatus, SendMessageInput } from "./messages.js";
+export type { ChatResource } from "./chats.js";
+export type { EventPayload, EventType, EventView } from "./events.js";
+export type {
+  CreatedWebhook,
+  CreateWebhookInput,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryQuery,
+  DeliveryStatus,
+  UpdateWebhookInput,
+  WebhookResource,
+  WebhookWithSecret,
+} from "./webhooks.js";
+export type { ContactTraits, ContactView, InboundInput, SimulateEditInput, SimulateReactionInput, SimulateTypingInput } from "./world.js";
+export type { AccountView, ClockView } from "./sandbox.js";
+export type { Fixture, FixtureInput } from "./fixture.js";

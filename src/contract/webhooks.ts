@@ -1,0 +1,106 @@
+import { z } from "zod";
+import { EVENT_TYPES, isEventType, type EventType } from "./events.js";
+import { pageQuery, timestamp, uuid } from "./common.js";
+
+/** A webhook endpoint as every read returns it (SANDBOX.md section 5): never with its secret. */
+export const webhookResource = z.object({
+  id: uuid,
+  url: z.string(),
+  events: z.array(z.enum(EVENT_TYPES)),
+  enabled: z.boolean(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+/** A webhook endpoint as every read returns it. */
+export type WebhookResource = z.output<typeof webhookResource>;
+
+/** The endpoint with its signing secret: creation, idempotent replay, rotation only (spec 4.4). */
+export const webhookWithSecret = webhookResource.extend({ secret: z.string().meta({ description: "the signing secret, whsec_… when generated" }) });
+/** The endpoint with its signing secret. */
+export type WebhookWithSecret = z.output<typeof webhookWithSecret>;
+
+/** The creation answer: the endpoint, its secret, and the account's other endpoints, newest first. */
+export const createdWebhook = webhookWithSecret.extend({ other_webhooks: z.array(webhookResource) });
+/** The creation answer. */
+export type CreatedWebhook = z.output<typeof createdWebhook>;
+
+/** DELETE /v1/webhooks/:id (SANDBOX.md section 5). */
+export const deletedWebhook = z.object({ id: uuid, deleted: z.literal(true) });
+
+const secretField = z.string().min(16, "must be 16-200 characters").max(200, "must be 16-200 characters");
+
+const eventsField = z
+  .array(z.string().max(64))
+  .min(1, "must name at least one event (omit it to subscribe to every event)")
+  .max(100)
+  .superRefine((names, check) => {
+    names.forEach((name, i) => {
+      if (!isEventType(name)) {
+        check.addIssue({ code: "custom", path: [i], message: `unknown event "${name}" (known: ${EVENT_TYPES.join(", ")})` });
+      }
+    });
+  })
+  .transform((names) => [...new Set(names)] as EventType[]);
+
+/** POST /v1/webhooks (spec 4.4). */
+export const createWebhookBody = z.strictObject({
+  url: z.string().max(2_048, "must be at most 2048 characters").meta({ description: "public http(s) endpoint (loopback allowed unless --strict-urls)" }),
+  events: eventsField.optional().meta({ description: "omit to subscribe to everything" }),
+  secret: secretField.optional().meta({ description: "omit to have a whsec_ secret generated" }),
+});
+/** Fields of a create. */
+export type CreateWebhookInput = z.input<typeof createWebhookBody>;
+
+/** PATCH /v1/webhooks/:id: only the fields to change. */
+export const updateWebhookBody = z.strictObject({
+  url: z.string().max(2_048, "must be at most 2048 characters").optional(),
+  events: eventsField.optional(),
+  secret: secretField.optional(),
+  enabled: z.boolean().optional().meta({ description: "false pauses" }),
+});
+/** Fields of a PATCH. */
+export type UpdateWebhookInput = z.input<typeof updateWebhookBody>;
+
+/** GET /v1/webhooks query. */
+export const listWebhooksQuery = pageQuery;
+
+// --- Deliveries (the control API) ---
+
+/** Every delivery status (SANDBOX.md section 6). */
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "abandoned", "dropped"] as const;
+/** A delivery status. */
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** One attempt: `at` is the virtual instant it started, `duration_ms` real time. */
+export const deliveryAttempt = z.object({
+  n: z.number().int().min(1).max(8),
+  at: timestamp,
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  duration_ms: z.number().int(),
+});
+/** One attempt of a delivery. */
+export type DeliveryAttempt = z.output<typeof deliveryAttempt>;
+
+/** A delivery as `webhooks deliveries` and the control API show it (SANDBOX.md section 6). */
+export const delivery = z.object({
+  id: uuid,
+  webhook_id: uuid,
+  event_id: uuid,
+  event_type: z.enum(EVENT_TYPES),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.array(deliveryAttempt),
+  next_attempt_at: timestamp.nullable(),
+  created_at: timestamp,
+});
+/** A webhook delivery. */
+export type Delivery = z.output<typeof delivery>;
+
+/** GET /sandbox/v1/deliveries query. */
+export const listDeliveriesQuery = pageQuery.extend({
+  webhook_id: z.string().max(64).optional(),
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  event_id: z.string().max(64).optional(),
+});
+/** Filters of the delivery list, as a client sends them. */
+export type DeliveryQuery = z.input<typeof listDeliveriesQuery>;

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { channel } from "./common.js";
+
+/** The traits of a contact that decide routing (SANDBOX.md section 3). */
+export const contactTraits = z.object({
+  imessage: z.boolean().meta({ description: "registered with iMessage" }),
+  platform: z.enum(["ios", "android"]),
+  whatsapp: z.boolean(),
+  reachable: z.boolean().meta({ description: "false: messages stay sent, never delivered" }),
+  read_receipts: z.boolean(),
+});
+/** The traits of a contact that decide routing. */
+export type ContactTraits = z.output<typeof contactTraits>;
+
+/** A contact as the control API shows it: its profile, where it comes from, what a magic number is for. */
+export const contactView = contactTraits.extend({
+  handle: z.string(),
+  source: z.enum(["contact", "magic", "default"]).meta({ description: "set on record, a magic number, or the default profile" }),
+  description: z.string().optional().meta({ description: "magic numbers: what they are for" }),
+});
+/** A contact as the control API shows it. */
+export type ContactView = z.output<typeof contactView>;
+
+/** PATCH /sandbox/v1/contacts/:handle: the traits to change. */
+export const contactChanges = contactTraits.partial().strict();
+
+const text = z.string().min(1, "must not be empty").max(20_000);
+const handleField = z.string().max(320);
+
+/** POST /sandbox/v1/simulate/inbound: a contact sends a message to one of the account's numbers. */
+export const inboundBody = z.strictObject({
+  from: handleField,
+  to: z.string().max(40),
+  text,
+  channel: channel.optional(),
+});
+/** A contact's message to one of the account's numbers. */
+export type InboundInput = z.input<typeof inboundBody>;
+
+/** POST /sandbox/v1/simulate/reaction. */
+export const simulateReactionBody = z.strictObject({
+  message_id: z.string().max(64),
+  from: handleField,
+  reaction: z.string().max(64, "must be one of love, like, dislike, laugh, emphasize, question or a single emoji"),
+  remove: z.boolean().optional(),
+});
+/** A contact's reaction. */
+export type SimulateReactionInput = z.input<typeof simulateReactionBody>;
+
+/** POST /sandbox/v1/simulate/typing. */
+export const simulateTypingBody = z.strictObject({ from: handleField, to: z.string().max(40), typing: z.boolean().optional() });
+/** A contact starts or stops typing. */
+export type SimulateTypingInput = z.input<typeof simulateTypingBody>;
+
+/** POST /sandbox/v1/simulate/edit. */
+export const simulateEditBody = z.strictObject({ message_id: z.string().max(64), text });
+/** A contact edits their own message. */
+export type SimulateEditInput = z.input<typeof simulateEditBody>;
+
+/** POST /sandbox/v1/messages/:id/fail. */
+export const simulateFailBody = z.strictObject({ error: z.string().min(1, "must not be empty").max(1_000).optional() }).optional();

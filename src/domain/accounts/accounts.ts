@@ -1,0 +1,84 @@
+import type { AccountView } from "../../contract/sandbox.js";
+import type { FixtureAccount } from "../../contract/fixture.js";
+import { hashKey } from "../../lib/key-hash.js";
+import { findKeyByHash, insertAccount, insertApiKey, insertNumber, listAccounts } from "../../store/accounts.js";
+import type { DomainContext } from "../core/index.js";
+import { listAccountNumbers, type NumberResource } from "../world/index.js";
+import type { Account } from "./authenticate.js";
+
+/** An account just created, with its keys in clear: the only moment they are known. */
+export interface CreatedAccount {
+  name: string;
+  api_key: string;
+  otp_api_key: string;
+  numbers: NumberResource[];
+  /** Which keys were generated (shown once) rather than named by the fixture. */
+  generated: { api_key: boolean; otp_api_key: boolean };
+}
+
+/** Every account, first (default) first. */
+export function allAccounts(ctx: DomainContext): Account[] {
+  return listAccounts(ctx.db).map((row) => ({
+    id: row.id,
+    name: row.name,
+    appName: row.app_name,
+    otpSuspended: row.otp_suspended === 1,
+  }));
+}
+
+/**
+ * Creates an account with its two keys and its numbers (SANDBOX.md section 2): keys left out are
+ * generated. Keys are stored only as SHA-256 hashes. Call inside a transaction.
+ */
+export function createAccount(ctx: DomainContext, account: FixtureAccount, position: number): CreatedAccount {
+  const id = ctx.ids.uuid();
+  const createdAt = ctx.recordTime();
+  insertAccount(ctx.db, { id, name: account.name, app_name: account.app_name, otp_suspended: account.otp_suspended ? 1 : 0, position, created_at: createdAt });
+  const apiKey = account.api_key ?? `sk_test_${ctx.ids.token(24)}`;
+  const otpKey = account.otp_api_key ?? `otp_live_${ctx.ids.token(24)}`;
+  insertApiKey(ctx.db, { key_hash: hashKey(apiKey), account_id: id, kind: "messaging", hint: apiKey.slice(0, 12), created_at: createdAt });
+  insertApiKey(ctx.db, { key_hash: hashKey(otpKey), account_id: id, kind: "otp", hint: otpKey.slice(0, 13), created_at: createdAt });
+  account.numbers.forEach((number, i) => {
+    insertNumber(ctx.db, {
+      handle: number.handle,
+      account_id: id,
+      channels: JSON.stringify(number.channels),
+      label: number.label,
+      whatsapp_api: number.whatsapp_api,
+      position: i,
+      created_at: ctx.recordTime(),
+    });
+  });
+  return {
+    name: account.name,
+    api_key: apiKey,
+    otp_api_key: otpKey,
+    numbers: account.numbers.map((n) => ({
+      handle: n.handle,
+      channels: n.channels,
+      label: n.label,
+      status: "online",
+      ...(n.whatsapp_api ? { whatsapp_api: n.whatsapp_api } : {}),
+    })),
+    generated: { api_key: account.api_key === undefined, otp_api_key: account.otp_api_key === undefined },
+  };
+}
+
+/**
+ * The accounts with the keys this process may show: created at this start (shown once), or
+ * named by the fixture and still valid for this database. Any other key was shown at an earlier
+ * start and is null: keys are kept only as hashes.
+ */
+export function accountsWithKnownKeys(ctx: DomainContext, created: readonly CreatedAccount[], named: readonly FixtureAccount[]): AccountView[] {
+  const known = (key: string | undefined) => (key && findKeyByHash(ctx.db, hashKey(key)) ? key : null);
+  return allAccounts(ctx).map((account) => {
+    const fresh = created.find((c) => c.name === account.name);
+    const fixture = named.find((a) => a.name === account.name);
+    return {
+      name: account.name,
+      api_key: fresh?.api_key ?? known(fixture?.api_key),
+      otp_api_key: fresh?.otp_api_key ?? known(fixture?.otp_api_key),
+      numbers: listAccountNumbers(ctx, account.id),
+    };
+  });
+}

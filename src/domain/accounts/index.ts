@@ -1,0 +1,3 @@
+/** Accounts (spec section 5): keys of two kinds, what each key may see, accounts made from fixtures. */
+export { accountsWithKnownKeys, allAccounts, createAccount, type CreatedAccount } from "./accounts.js";
+export { authenticate, type Account, type KeyKind } from "./authenticate.js";

@@ -1,0 +1,25 @@
+import type { Delivery } from "../../contract/webhooks.js";
+import { EventBus } from "../../lib/event-bus.js";
+import type { EmittedEvent } from "./events.js";
+
+/**
+ * What the domain announces once it is committed. Everything that listens live subscribes here:
+ * the scheduler (new jobs), tail, wait and the event stream (events), `webhooks listen` and the
+ * inspector (delivery attempts). Nothing is published before its transaction committed.
+ */
+export interface DomainTopics {
+  /** An event was committed to the outbox. */
+  event: EmittedEvent;
+  /** A job was committed, due at this virtual time. */
+  job: number;
+  /** A webhook delivery attempt was recorded; the delivery with every attempt so far. */
+  delivery: { accountId: string; delivery: Delivery };
+}
+
+/** The sandbox's one bus. */
+export type DomainBus = EventBus<DomainTopics>;
+
+/** A new bus; `onListenerError` hears of listeners that threw. */
+export function createBus(onListenerError?: (error: unknown) => void): DomainBus {
+  return new EventBus<DomainTopics>({ onListenerError });
+}

@@ -1,0 +1,11 @@
+/**
+ * The domain's kernel: the context every rule runs with, the outbox, scheduled jobs, the bus
+ * live listeners hear from, the settings of the simulated world, and the module shape concepts
+ * plug in with.
+ */
+export { cacheOf, createContext, resetCaches, type ContextOptions, type DomainContext, type EventFanOut } from "./context.js";
+export { createBus, type DomainBus, type DomainTopics } from "./bus.js";
+export { EVENT_TYPES, emitEvent, eventRowView, isEventType, listEvents, parseEventTypes, toEventView, type EmittedEvent, type EventFields, type EventPayload, type EventType, type EventView } from "./events.js";
+export { scheduleJob, type JobHandler, type JobRun } from "./jobs.js";
+export { fanOutsOf, jobHandlersOf, type BoundJobHandler, type DomainModule } from "./module.js";
+export { defaultSettings, type Settings } from "./settings.js";

@@ -1,0 +1,35 @@
+import type { DomainContext, EventFanOut } from "./context.js";
+import type { JobHandler, JobRun } from "./jobs.js";
+
+/**
+ * What one concept plugs into the sandbox: the scheduler job kinds it runs and the work it does
+ * inside every event's transaction. The composition root (runtime/modules.ts) lists the modules;
+ * nothing is registered or replaced at run time.
+ */
+export interface DomainModule {
+  readonly name: string;
+  /** Scheduler job kinds and their handlers. */
+  readonly jobs?: Readonly<Record<string, JobHandler>>;
+  /** Run inside every event's transaction, in module order (webhook fan-out). */
+  readonly fanOuts?: readonly EventFanOut[];
+}
+
+/** A job handler with its context bound: what the scheduler calls. */
+export type BoundJobHandler = (payload: unknown, run: JobRun) => void | Promise<void>;
+
+/** The fan-outs of every module, in order. */
+export function fanOutsOf(modules: readonly DomainModule[]): EventFanOut[] {
+  return modules.flatMap((module) => module.fanOuts ?? []);
+}
+
+/** Every module's job handlers bound to `ctx`; a job kind declared twice is a wiring bug. */
+export function jobHandlersOf(ctx: DomainContext, modules: readonly DomainModule[]): Record<string, BoundJobHandler> {
+  const handlers: Record<string, BoundJobHandler> = {};
+  for (const module of modules) {
+    for (const [kind, handler] of Object.entries(module.jobs ?? {})) {
+      if (kind in handlers) throw new Error(`Job kind "${kind}" is declared twice (module ${module.name})`);
+      handlers[kind] = (payload, run) => handler(ctx, payload, run);
+    }
+  }
+  return handlers;
+}

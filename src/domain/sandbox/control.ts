@@ -1,0 +1,56 @@
+import type { Fixture } from "../../contract/fixture.js";
+import type { ClockMode } from "../../lib/clock.js";
+import { invalidState } from "../../lib/app-error.js";
+import { resetCaches, type DomainContext } from "../core/index.js";
+import { seedFixture, type SeededAccount } from "./seed.js";
+
+/** What moves time and runs jobs: the scheduler implements it (the domain never imports it). */
+export interface JobRunner {
+  /** Manual clock: runs every job due up to now + `ms`, each at its due time; resolves with the new now. */
+  advance(ms: number): Promise<number>;
+  /** Runs `fn` with no job running; `abortInFlight` aborts running jobs instead of waiting for them. */
+  exclusively<T>(fn: () => T | Promise<T>, options?: { abortInFlight?: boolean }): Promise<T>;
+}
+
+/** The sandbox's own controls, behind /sandbox/v1: the clock and reset (SANDBOX.md sections 4 and 6). */
+export interface SandboxControl {
+  /** The clock's time and mode. */
+  clock(): { now: number; mode: ClockMode };
+  /** Advances the manual clock, running due work; 409 invalid_state on a real clock. */
+  advance(ms: number): Promise<{ now: number; mode: ClockMode }>;
+  /** Wipes every account's state and re-seeds (from `fixture`, else the one the sandbox started with). */
+  reset(fixture?: Fixture): Promise<SeededAccount[]>;
+}
+
+/** What the controls act on. */
+export interface SandboxControlOptions {
+  ctx: DomainContext;
+  jobs: JobRunner;
+  /** The fixture a reset re-seeds by default. */
+  fixture: Fixture;
+  /** Told after a reset re-seeded the accounts (serve rewrites its state file). */
+  onReset?: (seeded: SeededAccount[]) => void;
+}
+
+/** The clock and reset controls of one sandbox. */
+export function createSandboxControl(options: SandboxControlOptions): SandboxControl {
+  const { ctx, jobs, fixture } = options;
+  return {
+    clock: () => ({ now: ctx.clock.now(), mode: ctx.clock.mode }),
+    async advance(ms) {
+      if (ctx.clock.mode !== "manual") throw invalidState("The clock is real: start the sandbox with --clock manual to advance it");
+      return { now: await jobs.advance(ms), mode: ctx.clock.mode };
+    },
+    reset: (next) =>
+      jobs.exclusively(
+        () => {
+          ctx.db.wipe();
+          resetCaches(ctx);
+          const seeded = seedFixture(ctx, next ?? fixture);
+          options.onReset?.(seeded);
+          return seeded;
+        },
+        { abortInFlight: true },
+      ),
+  };
+}

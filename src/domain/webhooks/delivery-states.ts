@@ -1,0 +1,65 @@
+import type { DeliveryStatus } from "../../contract/webhooks.js";
+import { updateDeliveryRow, type DeliveryRow } from "../../store/webhook-deliveries.js";
+import type { DomainContext } from "../core/index.js";
+
+/** One row of the delivery status table: allowed from-states → to-state, and whether an attempt follows. */
+interface DeliveryTransition {
+  from: readonly DeliveryStatus[];
+  to: DeliveryStatus;
+  /** A next attempt is scheduled (its job id and due time are recorded with the transition). */
+  nextAttempt: boolean;
+}
+
+/**
+ * Spec section 6 (delivery rules 1 and 2) and SANDBOX.md sections 5 and 6 as data: what moves a
+ * webhook delivery between its statuses. Waits come from retry-ladder.ts.
+ */
+export const DELIVERY_TRANSITIONS = Object.freeze({
+  /** Fan-out: one delivery per enabled endpoint subscribed to the event; the first attempt at once. */
+  created: { from: [], to: "pending", nextAttempt: true },
+  /** A 2xx within the 10 s acknowledgement window. */
+  acknowledged: { from: ["pending"], to: "succeeded", nextAttempt: false },
+  /** Another status, a timeout or a connection failure, with a rung of the ladder left. */
+  attempt_failed: { from: ["pending"], to: "pending", nextAttempt: true },
+  /** The 8th attempt failed: the delivery is marked failed. */
+  ladder_exhausted: { from: ["pending"], to: "failed", nextAttempt: false },
+  /** The host is, or resolves to, a forbidden address (spec 4.4): dropped, never retried. */
+  dropped: { from: ["pending"], to: "dropped", nextAttempt: false },
+  /** The endpoint was deleted or paused: deliveries stop at once. */
+  abandoned: { from: ["pending"], to: "abandoned", nextAttempt: false },
+} satisfies Record<string, DeliveryTransition>);
+
+/** A trigger of the delivery status table. */
+export type DeliveryTrigger = keyof typeof DELIVERY_TRANSITIONS;
+
+/** What a transition records besides the status. */
+export interface DeliveryChange {
+  /** Attempts made so far, when an attempt was just recorded. */
+  attemptCount?: number;
+  /** The next attempt, when the transition schedules one. */
+  next?: { at: number; jobId: number };
+  at: number;
+}
+
+/**
+ * Moves a delivery by the table, inside the caller's transaction. A delivery no longer in a
+ * from-state (abandoned while its attempt was in flight) keeps its status; only the attempt
+ * count is recorded. Returns whether the transition applied.
+ */
+export function applyDeliveryTransition(ctx: DomainContext, row: DeliveryRow, trigger: DeliveryTrigger, change: DeliveryChange): boolean {
+  const transition: DeliveryTransition = DELIVERY_TRANSITIONS[trigger];
+  const counted = change.attemptCount === undefined ? {} : { attempt_count: change.attemptCount };
+  if (!transition.from.includes(row.status)) {
+    updateDeliveryRow(ctx.db, row.id, { ...counted, updated_at: change.at });
+    return false;
+  }
+  const next = transition.nextAttempt ? change.next : undefined;
+  updateDeliveryRow(ctx.db, row.id, {
+    ...counted,
+    status: transition.to,
+    next_attempt_at: next?.at ?? null,
+    job_id: next?.jobId ?? null,
+    updated_at: change.at,
+  });
+  return true;
+}

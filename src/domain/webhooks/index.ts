@@ -1,0 +1,33 @@
+/**
+ * Webhooks (spec 4.4, 5, 6): endpoints and their secrets, the URL policy, and the deliveries of
+ * every event with the retry ladder, signed attempts and the delivery status table.
+ */
+import type { DomainModule } from "../core/index.js";
+import { runDeliveryAttempt } from "./attempt.js";
+import { ATTEMPT_JOB, fanOutToWebhooks } from "./deliveries.js";
+
+export { USER_AGENT } from "./attempt.js";
+export { DELIVERY_TRANSITIONS, type DeliveryTrigger } from "./delivery-states.js";
+export { getDelivery, listDeliveries, type AttemptView, type DeliveryView } from "./deliveries.js";
+export {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  isAccountWebhook,
+  listWebhooks,
+  rotateWebhookSecret,
+  updateWebhook,
+  type CreatedWebhook,
+  type WebhookView,
+  type WebhookWithSecret,
+} from "./endpoints.js";
+export { postWebhook, type PostOptions, type PostOutcome } from "./http.js";
+export { MAX_ATTEMPTS, RETRY_WAITS_MS, waitAfterAttempt } from "./retry-ladder.js";
+export { checkDeliveryTarget, checkWebhookUrl, type DeliveryTarget } from "./url-policy.js";
+
+/** What webhooks plug in: a delivery per subscribed endpoint for every event, and its attempts. */
+export const webhooksModule: DomainModule = {
+  name: "webhooks",
+  jobs: { [ATTEMPT_JOB]: runDeliveryAttempt },
+  fanOuts: [fanOutToWebhooks],
+};
