@@ -1,11 +1,11 @@
 import { createRequire } from "node:module";
+import { Chalk } from "chalk";
 import { CommanderError } from "commander";
 import { ApiError, ConnectionError } from "../client/http.js";
 import { isAppError } from "../lib/app-error.js";
 import { wantsColor } from "./output.js";
 import { createProgram } from "./program.js";
 import { UsageError } from "./usage-error.js";
-import { Chalk } from "chalk";
 
 /** Exit statuses (SANDBOX.md section 6). */
 export const EXIT = { ok: 0, apiError: 1, usage: 2 } as const;

@@ -1,7 +1,7 @@
 import { Command, Option } from "commander";
 import type { ConnectionFlags } from "./connection.js";
-import { processOutput, type Output } from "./output.js";
 import { addMessageCommands, addMessageWaitCommand } from "./messages-commands.js";
+import { processOutput, type Output } from "./output.js";
 import { addWebhookCommands } from "./webhooks-commands.js";
 
 /** Global flags, as commander hands them over. */

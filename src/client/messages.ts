@@ -1,5 +1,13 @@
+import type {
+  ChatResource,
+  HandleAvailability,
+  ListMessagesQuery,
+  MessageResource,
+  Page,
+  PageQuery,
+  SendMessageInput,
+} from "../contract/index.js";
 import type { HttpClient } from "./http.js";
-import type { ChatResource, HandleAvailability, ListMessagesQuery, MessageResource, Page, PageQuery, SendMessageInput } from "../contract/index.js";
 
 const path = (id: string) => `/v1/messages/${encodeURIComponent(id)}`;
 

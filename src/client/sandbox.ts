@@ -1,5 +1,5 @@
-import type { HttpClient } from "./http.js";
 import type { AccountView, ClockView, EventType, EventView, FixtureInput, NumberResource } from "../contract/index.js";
+import type { HttpClient } from "./http.js";
 
 /** GET /v1/numbers. */
 export function numbersClient(http: HttpClient) {

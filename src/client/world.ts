@@ -1,4 +1,3 @@
-import type { HttpClient } from "./http.js";
 import type {
   ChatResource,
   ContactTraits,
@@ -11,6 +10,7 @@ import type {
   SimulateReactionInput,
   SimulateTypingInput,
 } from "../contract/index.js";
+import type { HttpClient } from "./http.js";
 
 /** Contacts of the simulated world (control API). */
 export function contactsClient(http: HttpClient) {

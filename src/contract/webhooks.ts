@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { EVENT_TYPES, isEventType, type EventType } from "./events.js";
 import { pageQuery, timestamp, uuid } from "./common.js";
+import { EVENT_TYPES, isEventType, type EventType } from "./events.js";
 
 /** A webhook endpoint as every read returns it (SANDBOX.md section 5): never with its secret. */
 export const webhookResource = z.object({

@@ -2,7 +2,17 @@ import { lookup } from "node:dns/promises";
 import type { H3 } from "h3";
 import type { AccountView } from "../contract/sandbox.js";
 import { accountsWithKnownKeys, type CreatedAccount } from "../domain/accounts/index.js";
-import { createBus, createContext, defaultSettings, fanOutsOf, jobHandlersOf, type DomainBus, type DomainContext, type DomainModule, type Settings } from "../domain/core/index.js";
+import {
+  createBus,
+  createContext,
+  defaultSettings,
+  fanOutsOf,
+  jobHandlersOf,
+  type DomainBus,
+  type DomainContext,
+  type DomainModule,
+  type Settings,
+} from "../domain/core/index.js";
 import { createSandboxControl, isSeeded, parseFixture, seedFixture, type Fixture, type SandboxControl } from "../domain/sandbox/index.js";
 import type { ClockMode } from "../lib/clock.js";
 import { cryptoIds, type IdSource } from "../lib/ids.js";

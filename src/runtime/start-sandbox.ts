@@ -1,6 +1,6 @@
 import { createClient, type MsgctlClient } from "../client/client.js";
-import type { AccountView } from "../contract/sandbox.js";
 import type { EventPayload, EventType, EventView } from "../contract/events.js";
+import type { AccountView } from "../contract/sandbox.js";
 import { allAccounts } from "../domain/accounts/index.js";
 import { listEvents, toEventView, type Settings } from "../domain/core/index.js";
 import { parseDuration } from "../lib/duration.js";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { H3, HTTPError, HTTPResponse, getRouterParam, type H3Event } from "h3";
+import { getRouterParam, H3, HTTPError, HTTPResponse, type H3Event } from "h3";
 import { authenticate, type Account, type KeyKind } from "../domain/accounts/authenticate.js";
 import type { DomainContext } from "../domain/core/context.js";
-import { AppError, isAppError, type ErrorCode } from "../lib/app-error.js";
 import type { SandboxControl } from "../domain/sandbox/index.js";
+import { AppError, isAppError, type ErrorCode } from "../lib/app-error.js";
 import { readJsonBody } from "./request-body.js";
 import type { ApiRequest, Method, Reply, Route } from "./route.js";
 

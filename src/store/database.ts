@@ -1,6 +1,6 @@
+import BetterSqlite3 from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
 import { Kysely, SqliteDialect, type Compilable } from "kysely";
 import { migrateToLatest } from "./migrations/index.js";
 import type { Database } from "./schema.js";

@@ -1,6 +1,6 @@
+import type { Insertable, Selectable } from "kysely";
 import { compileOnce } from "./compiled-query.js";
 import type { Db } from "./database.js";
-import type { Insertable, Selectable } from "kysely";
 import type { EventsTable } from "./schema.js";
 
 /** An event row as read back. */

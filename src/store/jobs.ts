@@ -1,6 +1,6 @@
+import type { Selectable } from "kysely";
 import { compileOnce } from "./compiled-query.js";
 import type { Db } from "./database.js";
-import type { Selectable } from "kysely";
 import type { JobsTable } from "./schema.js";
 
 /** A job row as read back. */

@@ -1,5 +1,4 @@
-import type { Fixture } from "../../contract/index.js";
-import type { AccountView } from "../../contract/index.js";
+import type { AccountView, Fixture } from "../../contract/index.js";
 import { isAppError } from "../../lib/app-error.js";
 import { loadFixtureFile } from "../../runtime/fixture-source.js";
 import { connect, type ConnectionFlags } from "../connection.js";

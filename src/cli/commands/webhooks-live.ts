@@ -1,6 +1,5 @@
 import { ConnectionError } from "../../client/http.js";
-import type { EventType, EventView } from "../../contract/index.js";
-import type { Delivery } from "../../contract/index.js";
+import type { Delivery, EventType, EventView } from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { readEventStream } from "../event-stream.js";
 import type { Output } from "../output.js";

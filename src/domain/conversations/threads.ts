@@ -1,6 +1,12 @@
 import { invalidRequest } from "../../lib/app-error.js";
 import { isUuid } from "../../lib/ids.js";
-import { findAccountConversation, findOneToOne, insertConversation, touchConversation, type ConversationRow } from "../../store/conversations.js";
+import {
+  findAccountConversation,
+  findOneToOne,
+  insertConversation,
+  touchConversation,
+  type ConversationRow,
+} from "../../store/conversations.js";
 import type { DomainContext } from "../core/index.js";
 
 /** A thread's service: iMessage and SMS share one thread per contact; WhatsApp has its own. */

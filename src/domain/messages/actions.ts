@@ -3,16 +3,13 @@ import { invalidRequest, invalidState } from "../../lib/app-error.js";
 import { parseInput } from "../../lib/validation.js";
 import { findMessageAction, insertMessageAction, updateMessageAction, type MessageActionRow } from "../../store/message-actions.js";
 import { findMessageById, updateMessage, type MessageRow } from "../../store/messages.js";
-import type { DomainContext } from "../core/index.js";
-import { emitEvent } from "../core/index.js";
-import { scheduleJob, type JobHandler } from "../core/index.js";
-import { decideRetry, freshRetryColumns, retryColumnsOf, retryStateOf } from "./retry-policy.js";
+import { emitEvent, scheduleJob, type DomainContext, type JobHandler } from "../core/index.js";
+import { meetFaults, type Channel } from "../world/index.js";
 import { messageForPath } from "./queries.js";
+import { requireReaction } from "./reactions.js";
+import { decideRetry, freshRetryColumns, retryColumnsOf, retryStateOf } from "./retry-policy.js";
 import { applyTransition, canTransition } from "./status-table.js";
 import { editedFields, toMessage, type MessageResource } from "./views.js";
-import { meetFaults } from "../world/index.js";
-import type { Channel } from "../world/index.js";
-import { requireReaction } from "./reactions.js";
 
 /** The job kind of a pending reaction, edit or unsend. */
 export const ACTION_JOB = "message.action";

@@ -1,14 +1,11 @@
 import { setConversationChannel } from "../../store/conversations.js";
 import { findMessageById, type MessageRow } from "../../store/messages.js";
-import { contactProfile } from "../world/index.js";
-import type { DomainContext } from "../core/index.js";
-import type { JobHandler } from "../core/index.js";
 import { mediaFitError } from "../attachments/index.js";
+import type { DomainContext, JobHandler } from "../core/index.js";
+import { contactProfile, meetFaults, numberByHandle } from "../world/index.js";
 import { decideRetry, retryColumnsOf, retryStateOf } from "./retry-policy.js";
 import { routeOutbound } from "./routing.js";
 import { applyTransition, MESSAGE_JOBS, type LifecycleJob, type Trigger } from "./status-table.js";
-import { meetFaults } from "../world/index.js";
-import { numberByHandle } from "../world/index.js";
 
 /** The message a lifecycle job is about, unless it has moved on since the job was scheduled. */
 function current(ctx: DomainContext, job: LifecycleJob, status: MessageRow["status"]): MessageRow | undefined {

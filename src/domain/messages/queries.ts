@@ -3,8 +3,8 @@ import { invalidRequest, notFound } from "../../lib/app-error.js";
 import { isUuid } from "../../lib/ids.js";
 import { parseInput } from "../../lib/validation.js";
 import { findAccountMessage, listMessageRows, type MessageRow } from "../../store/messages.js";
-import type { DomainContext } from "../core/index.js";
 import { conversationForField } from "../conversations/index.js";
+import type { DomainContext } from "../core/index.js";
 import { toMessage, type MessageResource } from "./views.js";
 
 /** GET /v1/messages (spec 4.3): newest first, `before` on created_at, optional thread filter. */

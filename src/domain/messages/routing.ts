@@ -2,9 +2,8 @@ import type { HandleAvailability } from "../../contract/messages.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { requireHandle } from "../../lib/handle-input.js";
 import { hasInboundFrom } from "../../store/conversations.js";
-import { contactProfile, type ContactProfile } from "../world/index.js";
 import type { DomainContext } from "../core/index.js";
-import type { AccountNumber, Channel } from "../world/index.js";
+import { contactProfile, type AccountNumber, type Channel, type ContactProfile } from "../world/index.js";
 
 export type { HandleAvailability };
 

@@ -1,22 +1,21 @@
 import type { z } from "zod";
 import { sendMessageBody as sendBody } from "../../contract/messages.js";
 import { AppError, invalidRequest } from "../../lib/app-error.js";
+import { requireHandle } from "../../lib/handle-input.js";
 import { parseHandleMemo } from "../../lib/handle-memo.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
 import { findIdempotentResource, saveIdempotencyKey } from "../../store/idempotency.js";
 import { findAccountMessage, insertMessage } from "../../store/messages.js";
 import type { MessagesTable } from "../../store/schema.js";
-import type { DomainContext } from "../core/index.js";
-import { scheduleJob } from "../core/index.js";
 import { claimAttachments } from "../attachments/index.js";
-import { freshRetryColumns } from "./retry-policy.js";
-import { requireHandle } from "../../lib/handle-input.js";
 import { conversationForField, serviceOf, threadForMessage, type Service } from "../conversations/index.js";
+import { scheduleJob, type DomainContext } from "../core/index.js";
+import { numberByHandle, type AccountNumber } from "../world/index.js";
+import { freshRetryColumns } from "./retry-policy.js";
 import { assertSendable } from "./routing.js";
 import { MESSAGE_JOBS, type LifecycleJob } from "./status-table.js";
 import { toMessage, type MessageResource } from "./views.js";
-import { numberByHandle, type AccountNumber } from "../world/index.js";
 
 const ENDPOINT = "POST /v1/messages";
 

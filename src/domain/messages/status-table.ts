@@ -1,9 +1,7 @@
 import { invalidState } from "../../lib/app-error.js";
 import { saveLifecycle, type LifecycleColumn, type MessageRow } from "../../store/messages.js";
+import { emitEvent, scheduleJob, type DomainContext } from "../core/index.js";
 import { contactProfile, type ContactProfile } from "../world/index.js";
-import type { DomainContext } from "../core/index.js";
-import { emitEvent } from "../core/index.js";
-import { scheduleJob } from "../core/index.js";
 import { lifecycleFields, type LifecycleEvent, type MessageStatus } from "./views.js";
 
 /** The scheduler job kinds of the outbound lifecycle. */

@@ -2,8 +2,8 @@ import type { Channel } from "../../contract/common.js";
 import type { MessageResource, MessageStatus } from "../../contract/messages.js";
 import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import type { MessageRow } from "../../store/messages.js";
-import type { DomainContext, EventFields } from "../core/index.js";
 import { listMessageAttachments } from "../attachments/index.js";
+import type { DomainContext, EventFields } from "../core/index.js";
 
 export type { MessageResource, MessageStatus };
 

@@ -1,6 +1,6 @@
 import type { Fixture } from "../../contract/fixture.js";
-import type { ClockMode } from "../../lib/clock.js";
 import { invalidState } from "../../lib/app-error.js";
+import type { ClockMode } from "../../lib/clock.js";
 import { resetCaches, type DomainContext } from "../core/index.js";
 import { seedFixture, type SeededAccount } from "./seed.js";
 

@@ -1,18 +1,18 @@
-import { simulateEditBody as editBody, simulateReactionBody as reactionBody, simulateTypingBody as typingBody } from "../../contract/world.js";
-import { requireHandle } from "../../lib/handle-input.js";
+import {
+  simulateEditBody as editBody,
+  simulateReactionBody as reactionBody,
+  simulateTypingBody as typingBody,
+} from "../../contract/world.js";
 import { invalidRequest, invalidState } from "../../lib/app-error.js";
+import { requireHandle } from "../../lib/handle-input.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { parseInput } from "../../lib/validation.js";
 import { isParticipant, listOneToOnes } from "../../store/conversations.js";
 import { updateMessage } from "../../store/messages.js";
-import { contactProfile } from "../world/index.js";
-import type { DomainContext } from "../core/index.js";
 import { toChat, type ChatResource } from "../conversations/index.js";
-import { emitEvent } from "../core/index.js";
-import { messageForField } from "../messages/index.js";
-import { editedFields, toMessage, type MessageResource } from "../messages/index.js";
-import { numberByHandle } from "../world/index.js";
-import { requireReaction } from "../messages/index.js";
+import { emitEvent, type DomainContext } from "../core/index.js";
+import { editedFields, messageForField, requireReaction, toMessage, type MessageResource } from "../messages/index.js";
+import { contactProfile, numberByHandle } from "../world/index.js";
 
 const required = (input: unknown, example: string) => {
   if (input === undefined) throw invalidRequest(`body: required, e.g. ${example}`);

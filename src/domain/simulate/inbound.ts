@@ -1,20 +1,16 @@
 import { inboundBody } from "../../contract/world.js";
-import { requireHandle } from "../../lib/handle-input.js";
 import { invalidRequest } from "../../lib/app-error.js";
+import { requireHandle } from "../../lib/handle-input.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
 import { markInbound } from "../../store/conversations.js";
 import { insertMessage } from "../../store/messages.js";
 import type { MessagesTable } from "../../store/schema.js";
-import { contactProfile } from "../world/index.js";
-import type { DomainContext } from "../core/index.js";
 import { serviceOf, threadForMessage } from "../conversations/index.js";
-import { emitEvent } from "../core/index.js";
-import { freshRetryColumns } from "../messages/index.js";
-import { inboundChannel, whatsappJid } from "../messages/index.js";
-import { receivedFields, toMessage, type MessageResource } from "../messages/index.js";
-import { numberByHandle } from "../world/index.js";
+import { emitEvent, type DomainContext } from "../core/index.js";
+import { freshRetryColumns, inboundChannel, receivedFields, toMessage, whatsappJid, type MessageResource } from "../messages/index.js";
+import { contactProfile, numberByHandle } from "../world/index.js";
 
 /**
  * `simulate inbound` (SANDBOX.md section 6): a contact sends a one-to-one text to one of the

@@ -3,12 +3,17 @@ import { invalidState } from "../../lib/app-error.js";
 import { parseInput } from "../../lib/validation.js";
 import { setConversationChannel } from "../../store/conversations.js";
 import type { MessageRow } from "../../store/messages.js";
-import { contactProfile } from "../world/index.js";
 import type { DomainContext } from "../core/index.js";
-import { messageForPath } from "../messages/index.js";
-import { applyTransition, canTransition, type TransitionOptions, type Trigger } from "../messages/index.js";
-import { toMessage, type MessageResource } from "../messages/index.js";
-import { numberByHandle, type Channel } from "../world/index.js";
+import {
+  applyTransition,
+  canTransition,
+  messageForPath,
+  toMessage,
+  type MessageResource,
+  type TransitionOptions,
+  type Trigger,
+} from "../messages/index.js";
+import { contactProfile, numberByHandle, type Channel } from "../world/index.js";
 
 /** The forward path of an outbound message, and the trigger that leaves each step. */
 const FORWARD: readonly { status: MessageRow["status"]; leave: Trigger }[] = [

@@ -2,11 +2,9 @@ import { SIGNATURE_HEADER, signatureHeader } from "../../lib/webhook-signature.j
 import { findEvent } from "../../store/events.js";
 import { findDelivery, insertAttempt, type DeliveryRow } from "../../store/webhook-deliveries.js";
 import { findWebhookById, type WebhookRow } from "../../store/webhooks.js";
-import type { DomainContext } from "../core/index.js";
-import type { JobRun } from "../core/index.js";
-import { scheduleJob } from "../core/index.js";
+import { scheduleJob, type DomainContext, type JobRun } from "../core/index.js";
+import { abandonPendingDeliveries, ATTEMPT_JOB, deliveryView } from "./deliveries.js";
 import { applyDeliveryTransition, type DeliveryTrigger } from "./delivery-states.js";
-import { ATTEMPT_JOB, abandonPendingDeliveries, deliveryView } from "./deliveries.js";
 import { postWebhook } from "./http.js";
 import { waitAfterAttempt } from "./retry-ladder.js";
 import { checkDeliveryTarget } from "./url-policy.js";

@@ -14,9 +14,7 @@ import {
   type DeliveryRow,
 } from "../../store/webhook-deliveries.js";
 import { findWebhookById, listEnabledWebhooks } from "../../store/webhooks.js";
-import type { DomainContext } from "../core/index.js";
-import type { EmittedEvent } from "../core/index.js";
-import { scheduleJob } from "../core/index.js";
+import { scheduleJob, type DomainContext, type EmittedEvent } from "../core/index.js";
 import { applyDeliveryTransition, DELIVERY_TRANSITIONS } from "./delivery-states.js";
 
 /** The scheduler job kind of one delivery attempt. */

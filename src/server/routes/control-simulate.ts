@@ -1,6 +1,11 @@
-import { simulateEdit, simulateReaction, simulateTyping } from "../../domain/simulate/index.js";
-import { simulateInbound } from "../../domain/simulate/index.js";
-import { simulateFailure, simulateProgress } from "../../domain/simulate/index.js";
+import {
+  simulateEdit,
+  simulateFailure,
+  simulateInbound,
+  simulateProgress,
+  simulateReaction,
+  simulateTyping,
+} from "../../domain/simulate/index.js";
 import { ok, type Route } from "../route.js";
 
 /** The simulate actions of the control API (SANDBOX.md section 6): contacts' activity, forced progress. */

@@ -1,7 +1,13 @@
-import { editMessage, reactToMessage, retryMessage, unsendMessage } from "../../domain/messages/index.js";
-import { getMessage, listMessages } from "../../domain/messages/index.js";
-import { handleAvailability } from "../../domain/messages/index.js";
-import { sendMessage } from "../../domain/messages/index.js";
+import {
+  editMessage,
+  getMessage,
+  handleAvailability,
+  listMessages,
+  reactToMessage,
+  retryMessage,
+  sendMessage,
+  unsendMessage,
+} from "../../domain/messages/index.js";
 import { ok, page, type Route } from "../route.js";
 
 /** Messages and handle availability (spec 4.3). */

@@ -1,11 +1,4 @@
-import {
-  createWebhook,
-  deleteWebhook,
-  getWebhook,
-  listWebhooks,
-  rotateWebhookSecret,
-  updateWebhook,
-} from "../../domain/webhooks/index.js";
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from "../../domain/webhooks/index.js";
 import { ok, page, type Route } from "../route.js";
 
 /** The webhook endpoints of spec 4.4. */
