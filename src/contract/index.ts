@@ -12,3 +12,4 @@ export * from "./webhooks.js";
 export * from "./world.js";
 export * from "./sandbox.js";
 export * from "./fixture.js";
+export * from "./settings.js";

@@ -45,6 +45,8 @@ export const sendMessageBody = z.strictObject({
   voice_memo: z.boolean().nullish(),
   media_quality: z.enum(["fit", "original"]).nullish(),
 });
+/** The body of POST /v1/messages, validated. */
+export type SendMessageBody = z.output<typeof sendMessageBody>;
 /** The body of POST /v1/messages, as a client sends it. */
 export type SendMessageInput = z.input<typeof sendMessageBody>;
 

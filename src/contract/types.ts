@@ -18,3 +18,4 @@ export type {
 export type { ContactTraits, ContactView, InboundInput, SimulateEditInput, SimulateReactionInput, SimulateTypingInput } from "./world.js";
 export type { AccountView, ClockView } from "./sandbox.js";
 export type { Fixture, FixtureInput } from "./fixture.js";
+export type { Settings } from "./settings.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseFixtureText, type Fixture } from "../domain/sandbox/fixture.js";
+import { parseFixtureText, type Fixture } from "../domain/sandbox/index.js";
 import { AppError } from "../lib/app-error.js";
 
 /** The fixture shipped inside msgctl, used when none is named. */

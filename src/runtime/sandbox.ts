@@ -1,5 +1,4 @@
 import { lookup } from "node:dns/promises";
-import type { H3 } from "h3";
 import type { AccountView } from "../contract/sandbox.js";
 import { accountsWithKnownKeys, type CreatedAccount } from "../domain/accounts/index.js";
 import {
@@ -18,7 +17,7 @@ import type { ClockMode } from "../lib/clock.js";
 import { cryptoIds, type IdSource } from "../lib/ids.js";
 import { openClock } from "../scheduler/clock.js";
 import { Scheduler } from "../scheduler/scheduler.js";
-import { createMessagingApp, createOtpApp } from "../server/hosts.js";
+import { createMessagingApp, createOtpApp, type HostApp } from "../server/hosts.js";
 import { serveApp, type ListeningHost } from "../server/listen.js";
 import { openDatabase, type Db } from "../store/database.js";
 import { defaultFixturePath, loadFixtureFile } from "./fixture-source.js";
@@ -69,8 +68,8 @@ export interface Sandbox {
   bus: DomainBus;
   scheduler: Scheduler;
   control: SandboxControl;
-  messagingApp: H3;
-  otpApp: H3;
+  messagingApp: HostApp;
+  otpApp: HostApp;
   db: Db;
   stop(): Promise<void>;
 }

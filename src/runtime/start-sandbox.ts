@@ -2,7 +2,8 @@ import { createClient, type MsgctlClient } from "../client/client.js";
 import type { EventPayload, EventType, EventView } from "../contract/events.js";
 import type { AccountView } from "../contract/sandbox.js";
 import { allAccounts } from "../domain/accounts/index.js";
-import { listEvents, toEventView, type Settings } from "../domain/core/index.js";
+import type { Settings } from "../contract/settings.js";
+import { listEvents, toEventView } from "../domain/core/index.js";
 import { parseDuration } from "../lib/duration.js";
 import { launchSandbox } from "./sandbox.js";
 

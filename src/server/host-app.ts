@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getRouterParam, H3, HTTPError, HTTPResponse, type H3Event } from "h3";
-import { authenticate, type Account, type KeyKind } from "../domain/accounts/authenticate.js";
-import type { DomainContext } from "../domain/core/context.js";
+import { authenticate, type Account, type KeyKind } from "../domain/accounts/index.js";
+import type { DomainContext } from "../domain/core/index.js";
 import type { SandboxControl } from "../domain/sandbox/index.js";
 import { AppError, isAppError, type ErrorCode } from "../lib/app-error.js";
 import { readJsonBody } from "./request-body.js";

@@ -1,5 +1,5 @@
 import type { H3, H3Event } from "h3";
-import type { DomainContext } from "../domain/core/context.js";
+import type { DomainContext } from "../domain/core/index.js";
 import type { SandboxControl } from "../domain/sandbox/index.js";
 import { createHostApp } from "./host-app.js";
 import type { Route } from "./route.js";
@@ -42,6 +42,9 @@ export interface HostsOptions {
   control: SandboxControl;
   onUnexpectedError?: (error: unknown, event: H3Event) => void;
 }
+
+/** A host's app: what `app.request(path, init)` answers in-process and a socket serves. */
+export type HostApp = H3;
 
 /** The messaging host app (sk_ keys). */
 export function createMessagingApp(options: HostsOptions): H3 {

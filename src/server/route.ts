@@ -1,6 +1,6 @@
 import type { H3Event, HTTPResponse } from "h3";
-import type { Account } from "../domain/accounts/authenticate.js";
-import type { DomainContext } from "../domain/core/context.js";
+import type { Account } from "../domain/accounts/index.js";
+import type { DomainContext } from "../domain/core/index.js";
 import type { SandboxControl } from "../domain/sandbox/index.js";
 
 /** The HTTP methods routes use. */

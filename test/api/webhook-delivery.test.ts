@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { RETRY_WAITS_MS } from "../../src/domain/webhooks/index.js";
 import { verifyWebhook } from "../../src/lib/webhook-signature.js";
 import { listJobs } from "../../src/store/jobs.js";
 import { emitTestEvent } from "../helpers/events.js";
@@ -113,13 +112,19 @@ describe("webhook delivery (spec section 6) to a real receiver", () => {
   });
 
   describe("the retry ladder (delivery rule 2)", () => {
+    // The spec's literal waits, not the source's own constant: a wrong ladder must fail here.
+    const S = 1_000;
+    const MIN = 60 * S;
+    const H = 60 * MIN;
+    const SPEC_WAITS = [5 * S, 1 * MIN, 10 * MIN, 1 * H, 4 * H, 8 * H, 12 * H];
+
     it("retries after 5 s, 1 m, 10 m, 1 h, 4 h, 8 h, 12 h exactly, 8 attempts, then failed", async () => {
       receiver.reply(() => ({ status: 500 }));
       await createHook(t, receiver.url);
       const event = emitTestEvent(t.sandbox.ctx);
       await t.advance(0);
       expect(receiver.requests).toHaveLength(1);
-      for (const [i, wait] of RETRY_WAITS_MS.entries()) {
+      for (const [i, wait] of SPEC_WAITS.entries()) {
         await t.advance(wait - 1);
         expect(receiver.requests).toHaveLength(i + 1);
         await t.advance(1);
@@ -133,7 +138,7 @@ describe("webhook delivery (spec section 6) to a real receiver", () => {
       expect(delivery?.status).toBe("failed");
       expect(delivery?.next_attempt_at).toBeNull();
       const times = delivery?.attempts.map((a) => Date.parse(a.at)) ?? [];
-      expect(times.slice(1).map((at, i) => at - (times[i] ?? 0))).toEqual([...RETRY_WAITS_MS]);
+      expect(times.slice(1).map((at, i) => at - (times[i] ?? 0))).toEqual(SPEC_WAITS);
       expect(delivery?.attempts.every((a) => a.status_code === 500 && a.error === "receiver answered 500")).toBe(true);
       expect(attemptJobs(t)).toEqual([]);
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { launchSandbox, type Sandbox, type SandboxOptions } from "../../src/runtime/sandbox.js";
 
 /** The default fixture's keys. */
@@ -28,7 +28,12 @@ export interface TestSandbox {
   otp(method: string, path: string, options?: CallOptions): Promise<Answer>;
   /** Advances the manual clock. */
   advance(ms: number): Promise<number>;
+  /** The test expects the server to log an error (a bug path under test): it is not a failure. */
+  expectServerErrors(): string[];
 }
+
+/** How API suites reach the hosts: set per vitest project (vitest.config.ts). */
+const TRANSPORT = process.env.MSGCTL_TEST_TRANSPORT === "socket" ? "socket" : "in-process";
 
 async function call(
   send: (path: string, init: RequestInit) => Promise<Response>,
@@ -56,12 +61,27 @@ async function call(
   return { status: response.status, headers: response.headers, body: parsed };
 }
 
-/** Starts a sandbox (manual clock, in-memory) around the tests of a file. */
+/**
+ * Starts a sandbox (manual clock, in-memory) around the tests of a file, reached in-process or
+ * over a socket as the vitest project says (`socket: true` always uses a socket: streams and
+ * receivers need one). A test fails when the server logged an error it did not expect.
+ */
 export function useSandbox(options: SandboxOptions & { socket?: boolean } = {}): TestSandbox {
-  const { socket = false, ...sandboxOptions } = options;
+  const { socket: needsSocket = false, ...sandboxOptions } = options;
+  const socket = needsSocket || TRANSPORT === "socket";
   const handle = {} as TestSandbox;
+  const logged: string[] = [];
+  let expected = false;
+  const logger = {
+    info() {},
+    warn() {},
+    error(message: string, fields?: Record<string, unknown>) {
+      logged.push(`${message} ${JSON.stringify(fields ?? {})}`);
+      options.logger?.error(message, fields);
+    },
+  };
   beforeAll(async () => {
-    const sandbox = await launchSandbox({ clock: "manual", listen: socket, ...sandboxOptions });
+    const sandbox = await launchSandbox({ clock: "manual", listen: socket, ...sandboxOptions, logger });
     const messaging = socket
       ? (path: string, init: RequestInit) => fetch(sandbox.baseUrl + path, init)
       : (path: string, init: RequestInit) => Promise.resolve(sandbox.messagingApp.request(path, init));
@@ -73,7 +93,16 @@ export function useSandbox(options: SandboxOptions & { socket?: boolean } = {}):
       api: (method: string, path: string, o?: CallOptions) => call(messaging, KEY, method, path, o),
       otp: (method: string, path: string, o?: CallOptions) => call(otp, OTP_KEY, method, path, o),
       advance: (ms: number) => sandbox.scheduler.advance(ms),
+      expectServerErrors() {
+        expected = true;
+        return logged;
+      },
     });
+  });
+  afterEach(() => {
+    const errors = logged.splice(0);
+    if (expected) expected = false;
+    else expect(errors, "the server logged errors this test did not expect").toEqual([]);
   });
   afterAll(async () => {
     await handle.sandbox?.stop();

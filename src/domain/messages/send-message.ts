@@ -1,5 +1,4 @@
-import type { z } from "zod";
-import { sendMessageBody as sendBody } from "../../contract/messages.js";
+import { sendMessageBody as sendBody, type SendMessageBody } from "../../contract/messages.js";
 import { AppError, invalidRequest } from "../../lib/app-error.js";
 import { requireHandle } from "../../lib/handle-input.js";
 import { parseHandleMemo } from "../../lib/handle-memo.js";
@@ -34,7 +33,7 @@ interface Destination {
   requested: "whatsapp" | null;
 }
 
-function destinationOf(ctx: DomainContext, accountId: string, body: z.output<typeof sendBody>): Destination {
+function destinationOf(ctx: DomainContext, accountId: string, body: SendMessageBody): Destination {
   const requested = body.channel ?? null;
   if (body.conversation_id != null) {
     if (body.to != null || body.from_handle != null) {

@@ -1,0 +1,115 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The architecture of docs/architecture.md, checked on the source: layers import downward only,
+ * each library stays in its layer, and a concept folder of the domain is entered only through
+ * its face (index.ts).
+ */
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return filesUnder(path);
+    return path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+interface Import {
+  file: string;
+  /** A path relative to the root for relative imports, else the package name. */
+  target: string;
+  typeOnly: boolean;
+  line: string;
+}
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const found: Import[] = [];
+  for (const match of text.matchAll(/^(import|export)\s+(type\s+)?(?:[^"';]*?\s+from\s+)?"([^"]+)";?$/gms)) {
+    const spec = match[3] as string;
+    const target = spec.startsWith(".") ? relative(ROOT, resolve(dirname(join(ROOT, file)), spec)).replace(/\.js$/, ".ts") : packageOf(spec);
+    found.push({ file, target, typeOnly: Boolean(match[2]), line: (match[0] as string).split("\n")[0] as string });
+  }
+  for (const match of text.matchAll(/import\("([^"]+)"\)/g)) {
+    const spec = match[1] as string;
+    if (spec.startsWith(".")) found.push({ file, target: relative(ROOT, resolve(dirname(join(ROOT, file)), spec)).replace(/\.js$/, ".ts"), typeOnly: false, line: match[0] });
+  }
+  return found;
+}
+
+const packageOf = (spec: string) => (spec.startsWith("node:") ? "node:" : spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/"));
+
+/** The layer of a source path: the folder under src/ (or the file, for src/index.ts). */
+const layerOf = (path: string) => path.split("/")[1]?.replace(/\.ts$/, "") ?? "";
+
+/** What each layer may import besides itself (docs/architecture.md, "Layers"). */
+const ALLOWED: Record<string, readonly string[]> = {
+  index: ["runtime", "client", "contract", "lib"],
+  cli: ["runtime", "client", "domain", "contract", "lib"],
+  runtime: ["server", "scheduler", "client", "domain", "store", "contract", "lib"],
+  server: ["domain", "contract", "lib"],
+  scheduler: ["domain", "store", "lib"],
+  client: ["contract", "lib"],
+  domain: ["store", "contract", "lib"],
+  store: ["lib"],
+  contract: ["lib"],
+  lib: [],
+};
+
+/** Libraries that belong to one layer (STYLE.md rule 1). */
+const PACKAGE_HOME: Record<string, readonly string[]> = {
+  kysely: ["store"],
+  "better-sqlite3": ["store"],
+  h3: ["server"],
+  listhen: ["server"],
+  commander: ["cli"],
+  "@inquirer/prompts": ["cli"],
+  chalk: ["cli"],
+  ora: ["cli"],
+  zod: ["contract", "lib"],
+};
+
+const sources = filesUnder("src");
+const imports = sources.flatMap(importsOf);
+
+describe("architecture (docs/architecture.md)", () => {
+  it("layers import downward only", () => {
+    const upward = imports
+      .filter((i) => i.target.startsWith("src/"))
+      .filter((i) => layerOf(i.file) !== layerOf(i.target) && !ALLOWED[layerOf(i.file)]?.includes(layerOf(i.target)))
+      .map((i) => `${i.file}: ${i.line}`);
+    expect(upward).toEqual([]);
+  });
+
+  it("each library is imported only in its layer", () => {
+    const misplaced = imports
+      .filter((i) => PACKAGE_HOME[i.target] && !PACKAGE_HOME[i.target]?.includes(layerOf(i.file)))
+      .map((i) => `${i.file}: ${i.line}`);
+    expect(misplaced).toEqual([]);
+  });
+
+  it("a concept folder is entered only through its face, from the source and the tests alike", () => {
+    const all = [...imports, ...filesUnder("test").flatMap(importsOf)];
+    const concept = (path: string) => /^src\/domain\/([^/]+)\//.exec(path)?.[1];
+    const bypassing = all
+      .filter((i) => concept(i.target) && concept(i.target) !== concept(i.file) && !i.target.endsWith("/index.ts"))
+      .map((i) => `${i.file}: ${i.line}`);
+    expect(bypassing).toEqual([]);
+  });
+
+  it("the domain reads no wall clock and the process is exited only by the CLI", () => {
+    const offenders = sources.flatMap((file) => {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      const found: string[] = [];
+      // The context's default wall clock is the one place allowed to name it.
+      if (file.startsWith("src/domain/") && file !== "src/domain/core/context.ts" && /Date\.now\(|new Date\(\)/.test(text)) found.push(`${file}: wall clock`);
+      if (!file.startsWith("src/cli/") && /process\.exit\(/.test(text)) found.push(`${file}: process.exit`);
+      return found;
+    });
+    expect(offenders).toEqual([]);
+  });
+});
