@@ -37,8 +37,6 @@ export interface Db {
   afterCommit(fn: () => void): void;
   /** Empties every table but the migration bookkeeping, in one transaction. */
   wipe(): void;
-  /** The largest value of any of these columns in any table that has them (0 when none). */
-  maxOfColumns(columns: readonly string[]): number;
   /** True for `:memory:` databases. */
   readonly inMemory: boolean;
   /** Checkpoints the WAL and closes the file. */
@@ -148,19 +146,6 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
         for (const table of tables) raw.prepare(`DELETE FROM "${table}"`).run();
         raw.prepare("DELETE FROM sqlite_sequence").run();
       })();
-    },
-    maxOfColumns(columns) {
-      let max = 0;
-      for (const table of userTables()) {
-        const present = (raw.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[])
-          .map((column) => column.name)
-          .filter((name) => columns.includes(name));
-        for (const column of present) {
-          const value = raw.prepare(`SELECT max("${column}") FROM "${table}"`).pluck().get();
-          if (typeof value === "number" && value > max) max = value;
-        }
-      }
-      return max;
     },
     close() {
       if (!raw.open) return;

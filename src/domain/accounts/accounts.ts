@@ -32,7 +32,7 @@ export function allAccounts(ctx: DomainContext): Account[] {
  */
 export function createAccount(ctx: DomainContext, account: FixtureAccount, position: number): CreatedAccount {
   const id = ctx.ids.uuid();
-  const createdAt = ctx.recordTime();
+  const createdAt = ctx.clock.now();
   insertAccount(ctx.db, { id, name: account.name, app_name: account.app_name, otp_suspended: account.otp_suspended ? 1 : 0, position, created_at: createdAt });
   const apiKey = account.api_key ?? `sk_test_${ctx.ids.token(24)}`;
   const otpKey = account.otp_api_key ?? `otp_live_${ctx.ids.token(24)}`;
@@ -46,7 +46,7 @@ export function createAccount(ctx: DomainContext, account: FixtureAccount, posit
       label: number.label,
       whatsapp_api: number.whatsapp_api,
       position: i,
-      created_at: ctx.recordTime(),
+      created_at: createdAt,
     });
   });
   return {

@@ -24,8 +24,6 @@ export interface DomainContext {
   readonly fetch: typeof fetch;
   /** Resolves a host name to addresses (webhook URL checks); injectable for tests. */
   readonly resolveHost: (host: string) => Promise<string[]>;
-  /** The next record timestamp: the clock's now, bumped so that it is unique and increasing. */
-  recordTime(): number;
   /** Per-sandbox caches that a reset must clear. */
   readonly caches: Map<string, Map<unknown, unknown>>;
 }
@@ -46,9 +44,6 @@ export interface ContextOptions {
 /** Builds the domain context over an open database and a clock. */
 export function createContext(options: ContextOptions): DomainContext {
   const { db, clock } = options;
-  // Kept in memory only: writing it on every record cost a row update per request. At start
-  // the newest timestamp on record is found again, so a restart never reuses a millisecond.
-  let lastRecordMs = db.maxOfColumns(["created_at", "updated_at", "last_record_ms"]);
   return {
     db,
     clock,
@@ -61,12 +56,6 @@ export function createContext(options: ContextOptions): DomainContext {
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     resolveHost: options.resolveHost,
     caches: new Map(),
-    recordTime() {
-      // SANDBOX.md section 5: a record that would share a millisecond with the previous one
-      // takes the next millisecond, so `before` cursors never skip or repeat.
-      lastRecordMs = Math.max(clock.now(), lastRecordMs + 1);
-      return lastRecordMs;
-    },
   };
 }
 

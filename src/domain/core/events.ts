@@ -26,7 +26,7 @@ export type EventFields<T extends EventType> = Omit<EventPayload<T>, "type">;
 export function emitEvent<T extends EventType>(ctx: DomainContext, accountId: string, type: T, fields: EventFields<T>): EmittedEvent<T> {
   const payload = { type, ...fields } as EventPayload<T>;
   const id = ctx.ids.uuid();
-  const createdAt = ctx.recordTime();
+  const createdAt = ctx.clock.now();
   const seq = insertEvent(ctx.db, { id, account_id: accountId, type, payload: JSON.stringify(payload), created_at: createdAt });
   const event: EmittedEvent<T> = { seq, id, accountId, type, payload, createdAt };
   for (const fanOut of ctx.fanOuts) fanOut(ctx, event as EmittedEvent);

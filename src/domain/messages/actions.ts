@@ -30,7 +30,7 @@ function assertEditable(row: MessageRow, action: "edit" | "unsend"): void {
 /** Records an action and its first attempt, after the send latency; answers with the message. */
 function queueAction(ctx: DomainContext, row: MessageRow, fields: Pick<MessageActionRow, "kind" | "reaction" | "remove" | "text">): MessageResource {
   ctx.db.transaction(() => {
-    const at = ctx.recordTime();
+    const at = ctx.clock.now();
     const id = ctx.ids.uuid();
     insertMessageAction(ctx.db, {
       id,
@@ -94,7 +94,7 @@ export function retryMessage(ctx: DomainContext, accountId: string, id: string):
 /** Makes an action take effect on its message. */
 function land(ctx: DomainContext, action: MessageActionRow, message: MessageRow): void {
   if (action.kind === "edit") {
-    const editedAt = ctx.recordTime();
+    const editedAt = ctx.clock.now();
     updateMessage(ctx.db, message.id, { text: action.text, edited_at: editedAt, updated_at: ctx.clock.now() });
     emitEvent(ctx, message.account_id, "message.edited", editedFields({ ...message, text: action.text, edited_at: editedAt }));
   } else if (action.kind === "unsend") {

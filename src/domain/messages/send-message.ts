@@ -9,7 +9,7 @@ import { findAccountMessage, insertMessage } from "../../store/messages.js";
 import type { MessagesTable } from "../../store/schema.js";
 import { claimAttachments } from "../attachments/index.js";
 import { conversationForField, serviceOf, threadForMessage, type Service } from "../conversations/index.js";
-import { scheduleJob, type DomainContext } from "../core/index.js";
+import { nextListTime, scheduleJob, type DomainContext } from "../core/index.js";
 import { numberByHandle, type AccountNumber } from "../world/index.js";
 import { freshRetryColumns } from "./retry-policy.js";
 import { assertSendable } from "./routing.js";
@@ -91,7 +91,7 @@ export function sendMessage(ctx: DomainContext, accountId: string, input: unknow
       if (row) return { message: toMessage(ctx, row), replayed: true };
     }
     const now = ctx.clock.now();
-    const createdAt = ctx.recordTime();
+    const createdAt = nextListTime(ctx, "messages", accountId);
     const { number, to } = destination;
     const thread = threadForMessage(ctx, accountId, number.handle, to, destination.service, createdAt);
     if (body.reply_to != null) {

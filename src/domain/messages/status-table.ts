@@ -95,7 +95,7 @@ export function applyTransition(ctx: DomainContext, row: MessageRow, trigger: Tr
   if (!canTransition(row, trigger)) throw invalidState(`A ${row.status} message cannot move to ${transition.to}`);
   const now = ctx.clock.now();
   const changes: Partial<Pick<MessageRow, LifecycleColumn>> = { ...options.changes, status: transition.to, updated_at: now };
-  if (transition.stamp) changes[transition.stamp] = ctx.recordTime();
+  if (transition.stamp) changes[transition.stamp] = now;
   const willSchedule = transition.next !== null && options.schedule !== false;
   if (transition.next?.job !== "send" || !willSchedule) changes.next_attempt_at = null;
 

@@ -69,7 +69,7 @@ export function simulateEdit(ctx: DomainContext, accountId: string, input: unkno
   if (row.direction !== "inbound") throw invalidState("Contacts edit their own (inbound) messages; use POST /v1/messages/:id/edit for the account's");
   if (row.channel !== "imessage" && row.channel !== "whatsapp") throw invalidState(`Messages sent by ${row.channel} cannot be edited`);
   const next = ctx.db.transaction(() => {
-    const editedAt = ctx.recordTime();
+    const editedAt = ctx.clock.now();
     updateMessage(ctx.db, row.id, { text: body.text, edited_at: editedAt, updated_at: ctx.clock.now() });
     const edited = { ...row, text: body.text, edited_at: editedAt };
     emitEvent(ctx, accountId, "message.edited", editedFields(edited));

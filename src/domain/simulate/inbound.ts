@@ -8,7 +8,7 @@ import { markInbound } from "../../store/conversations.js";
 import { insertMessage } from "../../store/messages.js";
 import type { MessagesTable } from "../../store/schema.js";
 import { serviceOf, threadForMessage } from "../conversations/index.js";
-import { emitEvent, type DomainContext } from "../core/index.js";
+import { emitEvent, nextListTime, type DomainContext } from "../core/index.js";
 import { freshRetryColumns, inboundChannel, receivedFields, toMessage, whatsappJid, type MessageResource } from "../messages/index.js";
 import { contactProfile, numberByHandle } from "../world/index.js";
 
@@ -34,7 +34,8 @@ export function simulateInbound(ctx: DomainContext, accountId: string, input: un
   if (channel === "sms" && from.includes("@")) throw invalidRequest("from: an email address cannot send SMS");
 
   return ctx.db.transaction(() => {
-    const createdAt = ctx.recordTime();
+    const now = ctx.clock.now();
+    const createdAt = nextListTime(ctx, "messages", accountId);
     const thread = threadForMessage(ctx, accountId, number.handle, from, serviceOf(channel), createdAt);
     markInbound(ctx.db, thread.id, channel, createdAt);
     const metadata = channel === "whatsapp" ? { sender_jid: whatsappJid(from) } : { sender_handle: from };
@@ -60,8 +61,8 @@ export function simulateInbound(ctx: DomainContext, accountId: string, input: un
       ...freshRetryColumns(),
       next_attempt_at: null,
       generation: 0,
-      sent_at: createdAt,
-      delivered_at: createdAt,
+      sent_at: now,
+      delivered_at: now,
       read_at: null,
       edited_at: null,
       created_at: createdAt,

@@ -26,7 +26,7 @@ function pendingAttempt(ctx: DomainContext, deliveryId: string): { delivery: Del
   const webhook = findWebhookById(ctx.db, delivery.webhook_id);
   if (!webhook || webhook.deleted_at !== null || webhook.enabled !== 1) {
     // Delete and pause abandon pending deliveries already; this covers any that slipped through.
-    ctx.db.transaction(() => abandonPendingDeliveries(ctx, delivery.webhook_id, ctx.recordTime()));
+    ctx.db.transaction(() => abandonPendingDeliveries(ctx, delivery.webhook_id, ctx.clock.now()));
     return undefined;
   }
   return { delivery, webhook };
@@ -118,7 +118,7 @@ function recordAttempt(
     error: outcome.error,
     duration_ms: durationMs,
   });
-  const now = ctx.recordTime();
+  const now = ctx.clock.now();
   const trigger = triggerAfter(outcome, n);
   let next: { at: number; jobId: number } | undefined;
   if (trigger === "attempt_failed" && delivery.status === "pending") {

@@ -14,7 +14,7 @@ import {
   type DeliveryRow,
 } from "../../store/webhook-deliveries.js";
 import { findWebhookById, listEnabledWebhooks } from "../../store/webhooks.js";
-import { scheduleJob, type DomainContext, type EmittedEvent } from "../core/index.js";
+import { nextListTime, scheduleJob, type DomainContext, type EmittedEvent } from "../core/index.js";
 import { applyDeliveryTransition, DELIVERY_TRANSITIONS } from "./delivery-states.js";
 
 /** The scheduler job kind of one delivery attempt. */
@@ -72,7 +72,7 @@ export function fanOutToWebhooks(ctx: DomainContext, event: EmittedEvent): void 
   for (const webhook of listEnabledWebhooks(ctx.db, event.accountId)) {
     if (!(JSON.parse(webhook.events) as string[]).includes(event.type)) continue;
     const id = ctx.ids.uuid();
-    const recordedAt = ctx.recordTime();
+    const recordedAt = nextListTime(ctx, "deliveries", event.accountId);
     const jobId = scheduleJob(ctx, ATTEMPT_JOB, { delivery_id: id }, now, laneOf(webhook.id));
     insertDelivery(ctx.db, {
       id,

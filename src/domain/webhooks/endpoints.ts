@@ -21,7 +21,7 @@ import {
   updateWebhookRow,
   type WebhookRow,
 } from "../../store/webhooks.js";
-import type { DomainContext } from "../core/index.js";
+import { nextListTime, type DomainContext } from "../core/index.js";
 import { abandonPendingDeliveries } from "./deliveries.js";
 import { checkWebhookUrl } from "./url-policy.js";
 
@@ -102,7 +102,7 @@ export async function createWebhook(
     // Another request with the same key may have finished while the URL was being resolved.
     const raced = key === undefined ? undefined : replay(ctx, accountId, key);
     if (raced) return { webhook: raced, replayed: true };
-    const now = ctx.recordTime();
+    const now = nextListTime(ctx, "webhooks", accountId);
     const row: WebhookRow = {
       id: ctx.ids.uuid(),
       account_id: accountId,
@@ -156,7 +156,7 @@ export async function updateWebhook(ctx: DomainContext, accountId: string, id: s
     if (input.secret !== undefined && input.secret !== row.secret) changes.secret = input.secret;
     if (input.enabled !== undefined && (input.enabled ? 1 : 0) !== row.enabled) changes.enabled = input.enabled ? 1 : 0;
     if (Object.keys(changes).length === 0) return toWebhookView(row);
-    const now = ctx.recordTime();
+    const now = ctx.clock.now();
     updateWebhookRow(ctx.db, id, { ...changes, updated_at: now });
     if (changes.enabled === 0) abandonPendingDeliveries(ctx, id, now);
     return toWebhookView({ ...row, ...changes, updated_at: now });
@@ -168,7 +168,7 @@ export function rotateWebhookSecret(ctx: DomainContext, accountId: string, id: s
   return ctx.db.transaction(() => {
     const row = liveWebhookOr404(ctx, accountId, id);
     const secret = generateSecret(ctx);
-    const now = ctx.recordTime();
+    const now = ctx.clock.now();
     updateWebhookRow(ctx.db, id, { secret, updated_at: now });
     return withSecret({ ...row, secret, updated_at: now });
   });
@@ -181,7 +181,7 @@ export function rotateWebhookSecret(ctx: DomainContext, accountId: string, id: s
 export function deleteWebhook(ctx: DomainContext, accountId: string, id: string): { id: string; deleted: true } {
   return ctx.db.transaction(() => {
     liveWebhookOr404(ctx, accountId, id);
-    const now = ctx.recordTime();
+    const now = ctx.clock.now();
     updateWebhookRow(ctx.db, id, { deleted_at: now, updated_at: now });
     abandonPendingDeliveries(ctx, id, now);
     return { id, deleted: true as const };

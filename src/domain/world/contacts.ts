@@ -59,7 +59,7 @@ export function contactProfile(ctx: DomainContext, handle: string): ContactProfi
 export function setContactProfile(ctx: DomainContext, handle: string, changes: Partial<Traits>): ContactProfile {
   const current = contactProfile(ctx, handle);
   const next = { ...current, ...changes };
-  const now = ctx.recordTime();
+  const now = ctx.clock.now();
   upsertContact(ctx.db, {
     handle,
     imessage: next.imessage ? 1 : 0,

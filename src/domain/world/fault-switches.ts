@@ -42,7 +42,7 @@ export function setNumberFault(ctx: DomainContext, accountId: string, handle: st
     throw invalidRequest(`fault: ${number.handle} is on the WhatsApp Cloud API, which has no linked session to re-link`);
   }
   return ctx.db.transaction(() => {
-    const at = ctx.recordTime();
+    const at = ctx.clock.now();
     const row = { ...(findNumberFaults(ctx.db, number.handle) ?? noFaults(number.handle, at)), updated_at: at };
     switch (fault) {
       case "offline":

@@ -1,0 +1,114 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { launchSandbox } from "../../src/runtime/sandbox.js";
+import { IPHONE, MAIN, resetBeforeEach, send } from "../helpers/messages.js";
+import { KEY, useSandbox } from "../helpers/sandbox.js";
+
+/**
+ * SANDBOX.md section 5, "Timestamps and paging": within each list that pages on a timestamp (an
+ * account's messages, an account's chats) the timestamp is unique and increasing; every other
+ * timestamp is the clock's time as it is.
+ */
+
+const BETA_KEY = "sk_test_beta_0000000000000000";
+const twoAccounts = {
+  accounts: [
+    { name: "Acme", api_key: KEY, numbers: [{ handle: "+14155550101", channels: ["imessage", "sms"] }] },
+    { name: "Beta", api_key: BETA_KEY, numbers: [{ handle: "+14155550111", channels: ["imessage", "sms"] }] },
+  ],
+};
+
+describe("timestamps are unique per list, not across the sandbox", () => {
+  const t = useSandbox({ fixture: twoAccounts });
+  resetBeforeEach(t);
+
+  it("two accounts sending 150 each in one millisecond: unique per account, ahead of the clock by at most their own count", async () => {
+    const now = t.sandbox.ctx.clock.now();
+    const sends: Promise<unknown>[] = [];
+    for (let i = 0; i < 150; i++) {
+      sends.push(t.api("POST", "/v1/messages", { body: { from_handle: "+14155550101", to: IPHONE, text: `a${i}` } }));
+      sends.push(t.api("POST", "/v1/messages", { key: BETA_KEY, body: { from_handle: "+14155550111", to: IPHONE, text: `b${i}` } }));
+    }
+    await Promise.all(sends);
+    for (const key of [KEY, BETA_KEY]) {
+      const times = await allCreatedAt(key);
+      expect(times).toHaveLength(150);
+      expect(new Set(times).size).toBe(150);
+      expect(Math.min(...times)).toBe(now);
+      // Each account's own 150 records need 150 milliseconds, not 300.
+      expect(Math.max(...times) - now).toBe(149);
+    }
+  });
+
+  /** Every created_at of the account's messages, walking the pages with `before`. */
+  async function allCreatedAt(key: string): Promise<number[]> {
+    const times: number[] = [];
+    let before = "";
+    for (;;) {
+      const page = await t.api("GET", `/v1/messages?limit=40${before ? `&before=${encodeURIComponent(before)}` : ""}`, { key });
+      times.push(...page.body.data.map((m: { created_at: string }) => Date.parse(m.created_at)));
+      if (!page.body.has_more) return times;
+      before = page.body.data.at(-1).created_at;
+    }
+  }
+
+  it("sent_at, delivered_at, read_at and event times are the clock's time at the transition, never bumped", async () => {
+    const start = t.sandbox.ctx.clock.now();
+    const messages = [];
+    for (let i = 0; i < 5; i++) messages.push(await send(t, { from_handle: MAIN, text: `#${i}` }));
+    await t.advance(200);
+    await t.advance(500);
+    await t.advance(2_000);
+    for (const id of messages.map((m) => m.id)) {
+      const m = (await t.api("GET", `/v1/messages/${id}`)).body.data;
+      expect([m.sent_at, m.delivered_at, m.read_at].map(Date.parse)).toEqual([start + 200, start + 700, start + 2_700]);
+    }
+    const events = (await t.api("GET", "/sandbox/v1/events?limit=100")).body.data as { type: string; created_at: string }[];
+    const byType = (type: string) => new Set(events.filter((e) => e.type === type).map((e) => Date.parse(e.created_at)));
+    expect(byType("message.sent")).toEqual(new Set([start + 200]));
+    expect(byType("message.delivered")).toEqual(new Set([start + 700]));
+    expect(byType("message.read")).toEqual(new Set([start + 2_700]));
+  });
+
+  it("a chat's last_message_at is its newest message's created_at, so chats page without skips", async () => {
+    const contacts = Array.from({ length: 30 }, (_, i) => `+1415555${String(100 + i).padStart(4, "0")}`);
+    for (const to of contacts) await send(t, { from_handle: MAIN, to });
+    const seen: string[] = [];
+    let before = "";
+    for (;;) {
+      const page = await t.api("GET", `/v1/chats?limit=7${before ? `&before=${encodeURIComponent(before)}` : ""}`);
+      seen.push(...page.body.data.map((c: { remote_handle: string }) => c.remote_handle));
+      if (!page.body.has_more) break;
+      before = page.body.data.at(-1).last_message_at;
+    }
+    expect(seen).toEqual([...contacts].reverse());
+  });
+});
+
+describe("a restart keeps each list increasing", () => {
+  it("the next message of an account never sorts before the last one", async () => {
+    const db = join(mkdtempSync(join(tmpdir(), "msgctl-times-")), "sandbox.db");
+    const first = await launchSandbox({ db, clock: "manual", listen: false });
+    const sendOne = async (app: typeof first.messagingApp) => {
+      const res = await app.request("/v1/messages", {
+        method: "POST",
+        headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+        body: JSON.stringify({ from_handle: MAIN, to: IPHONE, text: "x" }),
+      });
+      return (await res.json()).data as { id: string; created_at: string };
+    };
+    const before: { id: string; created_at: string }[] = [];
+    for (let i = 0; i < 20; i++) before.push(await sendOne(first.messagingApp));
+    await first.stop();
+    // The manual clock resumes where it stood: the 20 messages took 20 milliseconds beyond it.
+    const second = await launchSandbox({ db, clock: "manual", listen: false });
+    const after = await sendOne(second.messagingApp);
+    const last = before.at(-1) as { id: string; created_at: string };
+    expect(Date.parse(after.created_at)).toBeGreaterThan(Date.parse(last.created_at));
+    // Time-ordered ids still sort in creation order.
+    expect([...before, after].map((m) => m.id)).toEqual([...before, after].map((m) => m.id).sort());
+    await second.stop();
+  });
+});
