@@ -20,9 +20,10 @@ import { Scheduler } from "../scheduler/scheduler.js";
 import { createMessagingApp, createOtpApp, type HostApp } from "../server/hosts.js";
 import { serveApp, type ListeningHost } from "../server/listen.js";
 import { openDatabase, type Db } from "../store/database.js";
-import { defaultFixturePath, loadFixtureFile } from "./fixture-source.js";
+import { loadDefaultFixture, loadFixtureFile } from "./fixture-source.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { MODULES } from "./modules.js";
+import { sqliteAddon } from "./single-binary.js";
 
 /** How to start a sandbox; every field has a default. */
 export interface SandboxOptions {
@@ -86,10 +87,12 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   const fixture: Fixture =
     typeof options.fixture === "object"
       ? parseFixture(options.fixture, options.fixtureSource ?? "fixture")
-      : loadFixtureFile(options.fixture ?? defaultFixturePath());
+      : options.fixture
+        ? loadFixtureFile(options.fixture)
+        : loadDefaultFixture();
 
   // --- Store, clock, domain ---
-  const db = await openDatabase(options.db ?? ":memory:");
+  const db = await openDatabase(options.db ?? ":memory:", { nativeBinding: sqliteAddon() });
   const clock = openClock(db, options.clock ?? "manual", Date.now());
   const modules = options.modules ?? MODULES;
   const bus = createBus((error) => logger.error("listener failed", { error: error instanceof Error ? error.stack : String(error) }));

@@ -43,11 +43,18 @@ export interface Db {
   close(): void;
 }
 
+/** How to open a database. */
+export interface OpenOptions {
+  /** The SQLite addon, when better-sqlite3 cannot find its own (the single binary). */
+  nativeBinding?: object;
+}
+
 /** Opens (creating when needed) a database file or `:memory:` and applies the migrations. */
-export async function openDatabase(path: string): Promise<Db> {
+export async function openDatabase(path: string, options: OpenOptions = {}): Promise<Db> {
   const inMemory = path === ":memory:";
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
-  const raw = new BetterSqlite3(path);
+  // The typings say string, but better-sqlite3 takes the loaded addon object too (its database.js).
+  const raw = new BetterSqlite3(path, options.nativeBinding ? { nativeBinding: options.nativeBinding as unknown as string } : {});
   if (!inMemory) raw.pragma("journal_mode = WAL");
   raw.pragma("synchronous = NORMAL");
   raw.pragma("foreign_keys = ON");
