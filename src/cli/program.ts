@@ -128,6 +128,18 @@ export function createProgram(version: string): Command {
       }),
     );
 
+  program
+    .command("trigger [event]")
+    .description("run the real actions that cause EVENT and print what they created (--list names them)")
+    .option("--list", "name every event trigger can cause")
+    .action(
+      action(async (flags, out, event?: string) => {
+        const { trigger, triggerListCommand } = await import("./commands/trigger.js");
+        if (flags.list) triggerListCommand(out);
+        else await trigger(event, flags, out);
+      }),
+    );
+
   addMessageCommands(program, action);
   addWebhookCommands(program, action);
 
