@@ -42,7 +42,7 @@ export function reportError(error: unknown, stderr: (text: string) => void = (t)
     stderr(`${c.red("error")} ${(error as Error).message}\n`);
     return EXIT.usage;
   }
-  if (error instanceof ConnectionError || ["WaitTimeout", "SignatureMismatch"].includes((error as Error)?.name)) {
+  if (error instanceof ConnectionError || ["WaitTimeout", "SignatureMismatch", "TriggerFailed"].includes((error as Error)?.name)) {
     stderr(`${c.red("error")} ${(error as Error).message}\n`);
     return EXIT.apiError;
   }

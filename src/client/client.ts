@@ -1,3 +1,4 @@
+import { accountsClient } from "./accounts.js";
 import { HttpClient, type ClientOptions } from "./http.js";
 import { chatsClient, messagesClient } from "./messages.js";
 import { numbersClient, sandboxClient } from "./sandbox.js";
@@ -16,6 +17,7 @@ export function createClient(options: ClientOptions) {
     chats: chatsClient(http),
     contacts: contactsClient(http),
     simulate: simulateClient(http),
+    accounts: accountsClient(http),
   };
 }
 

@@ -66,10 +66,15 @@ const RECIPES: Record<EventType, { does: string; run: (t: Trigger) => Promise<Tr
   "conversation.renamed": {
     does: "a contact renames an iMessage group the account's number is in",
     run: async () => {
-      throw new Error("conversation.renamed needs group chats, which this sandbox does not have yet");
+      throw new TriggerFailed("conversation.renamed needs group chats, which this sandbox does not have yet");
     },
   },
 };
+
+/** A trigger whose event did not come (exit 1 in the CLI, like a wait that timed out). */
+export class TriggerFailed extends Error {
+  override readonly name = "TriggerFailed";
+}
 
 /** Every event `trigger` can cause, with what it does. */
 export function triggerList(): { event: EventType; does: string }[] {
@@ -81,7 +86,7 @@ export async function triggerEvent(client: MsgctlClient, type: EventType): Promi
   const recipe = RECIPES[type];
   const numbers = await client.numbers.list();
   const number = numbers.find((n) => n.channels.includes("imessage"));
-  if (!number) throw new Error("The account has no iMessage number to trigger events with");
+  if (!number) throw new TriggerFailed("The account has no iMessage number to trigger events with");
   const { mode } = await client.sandbox.clock();
   // Only events after the newest one so far: a trigger never mistakes an earlier run's event for its own.
   const { data: newest } = await client.sandbox.events({ order: "desc", limit: 1 });
@@ -144,7 +149,7 @@ class Trigger {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     }
-    throw new Error(`No ${type} event arrived${this.mode === "manual" ? ` after advancing the clock ${this.advancedMs} ms` : ` within ${REAL_TIMEOUT_MS / 1000} s`}`);
+    throw new TriggerFailed(`No ${type} event arrived${this.mode === "manual" ? ` after advancing the clock ${this.advancedMs} ms` : ` within ${REAL_TIMEOUT_MS / 1000} s`}`);
   }
 
   private async eventsSince(): Promise<EventView[]> {

@@ -19,3 +19,4 @@ export type { ContactTraits, ContactView, InboundInput, SimulateEditInput, Simul
 export type { AccountView, ClockView } from "./sandbox.js";
 export type { Fixture, FixtureInput } from "./fixture.js";
 export type { Settings } from "./settings.js";
+export type { CreateAccountInput } from "./accounts.js";

@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import type { AccountView } from "../contract/sandbox.js";
-import { accountsWithKnownKeys, type CreatedAccount } from "../domain/accounts/index.js";
+import type { CreatedAccount } from "../domain/accounts/index.js";
 import {
   createBus,
   createContext,
@@ -106,7 +106,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     fetch: options.fetch,
     resolveHost: options.resolveHost ?? resolveWithDns,
   });
-  let created: CreatedAccount[] = isSeeded(ctx) ? [] : seedFixture(ctx, fixture);
+  const seeded: CreatedAccount[] = isSeeded(ctx) ? [] : seedFixture(ctx, fixture);
 
   // --- Scheduler ---
   const scheduler = new Scheduler({
@@ -120,10 +120,8 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     ctx,
     jobs: scheduler,
     fixture,
-    onReset(seeded) {
-      created = seeded;
-      options.onReset?.();
-    },
+    seeded,
+    onReset: () => options.onReset?.(),
   });
 
   // --- Hosts ---
@@ -153,9 +151,9 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     otpUrl,
     inspectorUrl: `${baseUrl}/`,
     get accounts() {
-      return accountsWithKnownKeys(ctx, created, fixture.accounts);
+      return control.accounts();
     },
-    generatedKeys: created.flatMap((account) => [
+    generatedKeys: seeded.flatMap((account) => [
       ...(account.generated.api_key ? [{ account: account.name, kind: "api_key" as const, key: account.api_key }] : []),
       ...(account.generated.otp_api_key ? [{ account: account.name, kind: "otp_api_key" as const, key: account.otp_api_key }] : []),
     ]),

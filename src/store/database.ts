@@ -37,6 +37,10 @@ export interface Db {
   afterCommit(fn: () => void): void;
   /** Empties every table but the migration bookkeeping, in one transaction. */
   wipe(): void;
+  /** The tables that have a column of this name. */
+  tablesWithColumn(column: string): string[];
+  /** Deletes the rows of `table` whose `column` equals `value` (tables named by the schema, not by input). */
+  deleteWhere(table: string, column: string, value: string | number): number;
   /** True for `:memory:` databases. */
   readonly inMemory: boolean;
   /** Checkpoints the WAL and closes the file. */
@@ -153,6 +157,14 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
         for (const table of tables) raw.prepare(`DELETE FROM "${table}"`).run();
         raw.prepare("DELETE FROM sqlite_sequence").run();
       })();
+    },
+    tablesWithColumn(column) {
+      return userTables().filter((table) =>
+        (raw.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).some((c) => c.name === column),
+      );
+    },
+    deleteWhere(table, column, value) {
+      return raw.prepare(`DELETE FROM "${table.replace(/"/g, "")}" WHERE "${column.replace(/"/g, "")}" = ?`).run(value).changes;
     },
     close() {
       if (!raw.open) return;
