@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { AppError } from "../lib/app-error.js";
+import { clip } from "../lib/bounded-input.js";
 import { normalizePhone, parseHandle } from "../lib/handles.js";
 import { keyKind } from "../lib/key-hash.js";
 
 const phone = z.string().transform((value, ctx) => {
   const normalized = normalizePhone(value);
   if (!normalized) {
-    ctx.addIssue({ code: "custom", message: `"${value}" is not a valid phone number in E.164 form (try +1 415 555 01xx)` });
+    ctx.addIssue({ code: "custom", message: `"${clip(value)}" is not a valid phone number in E.164 form (try +1 415 555 01xx)` });
     return z.NEVER;
   }
   return normalized;
@@ -15,7 +16,7 @@ const phone = z.string().transform((value, ctx) => {
 const handle = z.string().transform((value, ctx) => {
   const parsed = parseHandle(value);
   if (!parsed) {
-    ctx.addIssue({ code: "custom", message: `"${value}" is neither a valid phone number nor an email address` });
+    ctx.addIssue({ code: "custom", message: `"${clip(value)}" is neither a valid phone number nor an email address` });
     return z.NEVER;
   }
   return parsed.value;

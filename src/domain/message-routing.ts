@@ -1,4 +1,5 @@
 import { invalidRequest } from "../lib/app-error.js";
+import { clip } from "../lib/bounded-input.js";
 import { parseHandleMemo } from "../lib/handle-memo.js";
 import { hasInboundFrom } from "../store/conversations.js";
 import { contactProfile, type ContactProfile } from "./contacts.js";
@@ -81,7 +82,7 @@ export const whatsappJid = (e164: string) => `${e164.replace(/^\+/, "")}@s.whats
 /** Parses a handle from input, or throws invalid_request naming `field`. */
 export function requireHandle(input: string, field: string): string {
   const handle = parseHandleMemo(input);
-  if (!handle) throw invalidRequest(`${field}: "${input}" is not a valid E.164 phone number or iMessage email address`);
+  if (!handle) throw invalidRequest(`${field}: "${clip(input)}" is not a valid E.164 phone number or iMessage email address`);
   return handle.value;
 }
 

@@ -8,8 +8,9 @@ import { eventFanOuts, jobHandlers } from "../domain/modules.js";
 import { listAccountNumbers, type NumberResource } from "../domain/numbers.js";
 import { isSeeded, seedFixture, type SeededAccount } from "../domain/seed.js";
 import { defaultSettings, type Settings } from "../domain/settings.js";
-import { AppError, invalidState } from "../lib/app-error.js";
-import type { ClockMode } from "../lib/clock.js";
+import { AppError, invalidRequest, invalidState } from "../lib/app-error.js";
+import { MAX_CLOCK_MS } from "../lib/bounded-input.js";
+import { isoTime, type ClockMode } from "../lib/clock.js";
 import { cryptoIds, type IdSource } from "../lib/ids.js";
 import { hashKey } from "../lib/key-hash.js";
 import { openClock } from "../scheduler/clock.js";
@@ -124,6 +125,10 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     clock: () => ({ now: clock.now(), mode: clock.mode }),
     async advance(ms) {
       if (clock.mode !== "manual") throw invalidState("The clock is real: start the sandbox with --clock manual to advance it");
+      // Past year 9999 timestamps lose their ISO 8601 shape (and Date ends soon after).
+      if (!(ms >= 0) || clock.now() + ms > MAX_CLOCK_MS) {
+        throw invalidRequest(`advance: must be 0 or more and keep the clock at or before ${isoTime(MAX_CLOCK_MS)} (it is ${isoTime(clock.now())})`);
+      }
       const now = await scheduler.advance(ms);
       return { now, mode: clock.mode };
     },

@@ -1,5 +1,6 @@
 import type { H3Event } from "h3";
-import { AppError } from "../lib/app-error.js";
+import { AppError, invalidRequest } from "../lib/app-error.js";
+import { assertBoundedJson, INPUT_LIMITS, nestsDeeperThan } from "../lib/bounded-input.js";
 
 const tooLarge = (limit: number) =>
   new AppError("payload_too_large", 413, `Request body is larger than the ${Math.round(limit / 1024)} KiB limit`);
@@ -27,7 +28,8 @@ export async function readBodyBytes(event: H3Event, limit: number): Promise<Buff
 
 /**
  * Reads a JSON body: undefined when there is none; 415 unsupported_media_type when the content
- * type is not JSON; 400 invalid_request when it does not parse; 413 over the limit.
+ * type is not JSON; 400 invalid_request when it does not parse or breaks the generic input limits
+ * (nesting, string length: src/lib/bounded-input.ts); 413 over the limit.
  */
 export async function readJsonBody(event: H3Event, limit: number): Promise<unknown> {
   const bytes = await readBodyBytes(event, limit);
@@ -36,11 +38,16 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<unkno
   if (type !== "application/json" && !type.endsWith("+json")) {
     throw new AppError("unsupported_media_type", 415, `Content-Type must be application/json (got ${type || "none"})`);
   }
+  const text = bytes.toString("utf8");
+  if (nestsDeeperThan(text, INPUT_LIMITS.jsonDepth)) throw invalidRequest(`body: nested deeper than ${INPUT_LIMITS.jsonDepth} levels`);
+  let value: unknown;
   try {
-    return JSON.parse(bytes.toString("utf8"));
+    value = JSON.parse(text);
   } catch {
     throw new AppError("invalid_request", 400, "Malformed JSON body");
   }
+  assertBoundedJson(value);
+  return value;
 }
 
 /**
