@@ -3,6 +3,7 @@ import { H3, HTTPError, HTTPResponse, getRouterParam, type H3Event } from "h3";
 import { authenticate, type Account, type KeyKind } from "../domain/accounts.js";
 import type { DomainContext } from "../domain/context.js";
 import { AppError, isAppError, type ErrorCode } from "../lib/app-error.js";
+import { clip } from "../lib/bounded-input.js";
 import type { SandboxControl } from "./control.js";
 import { readJsonBody } from "./request-body.js";
 import type { ApiRequest, Method, Reply, Route } from "./route.js";
@@ -69,6 +70,18 @@ function toErrorResponse(error: unknown, event: H3Event, options: HostAppOptions
   return json(event, 500, { error: "internal_error", message: "Unexpected error in msgctl; please report it with this request id", request_id: requestId });
 }
 
+/**
+ * The route's path params, percent-decoded. An escape that does not decode names nothing: 404
+ * not_found, like any unknown or malformed id in the path (SANDBOX.md section 5).
+ */
+function routeParams(event: H3Event): Record<string, string> {
+  try {
+    return Object.fromEntries(Object.keys(event.context.params ?? {}).map((name) => [name, getRouterParam(event, name, { decode: true }) ?? ""]));
+  } catch {
+    throw new AppError("not_found", 404, `Nothing at ${clip(event.url.pathname, 100)}: the path is not valid percent-encoding`);
+  }
+}
+
 function toReplyResponse(event: H3Event, reply: Reply): string {
   const body: Record<string, unknown> = { data: reply.data };
   if (reply.hasMore !== undefined) body.has_more = reply.hasMore;
@@ -89,6 +102,9 @@ export function createHostApp(options: HostAppOptions): H3 {
   const { ctx, control } = options;
   const app = new H3({
     silent: true,
+    // h3 answers a malformed escape (`/v1/messages/%ff`) with its own 400 before routing; the
+    // router sees it raw instead, and `routeParams` makes it the spec's 404.
+    allowMalformedURL: true,
     onRequest(event) {
       (event.context as Context).requestId = newRequestId();
     },
@@ -129,9 +145,7 @@ export function createHostApp(options: HostAppOptions): H3 {
       },
       requestId: requestIdOf(event),
       get params() {
-        params ??= Object.fromEntries(
-          Object.keys(event.context.params ?? {}).map((name) => [name, getRouterParam(event, name, { decode: true }) ?? ""]),
-        );
+        params ??= routeParams(event);
         return params;
       },
       get query() {
