@@ -21,8 +21,8 @@ export interface HostAppOptions {
 
 type Context = { requestId?: string; account?: Account };
 
-// randomUUID draws from a cached entropy pool: far cheaper per request than randomBytes.
-const newRequestId = () => `req_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
+/** A request id (`req_` + 24 hex). randomUUID draws from a cached entropy pool: far cheaper per request than randomBytes. */
+export const newRequestId = () => `req_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
 const requestIdOf = (event: H3Event) => ((event.context as Context).requestId ??= newRequestId());
 
 const STATUS_CODES: Record<number, ErrorCode> = {

@@ -52,7 +52,7 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<unkno
 
 /**
  * Reads a Node request without ever destroying it: breaking out of `for await` would destroy
- * the socket before the 413 answer is written (and listhen's shutdown hook then throws). Over
+ * the socket before the 413 answer is written. Over
  * the limit it just stops listening; the error answer carries `Connection: close`.
  */
 function readNodeStream(stream: NodeJS.ReadableStream, take: (chunk: Buffer) => void): Promise<void> {
