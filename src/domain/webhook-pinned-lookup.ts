@@ -39,7 +39,9 @@ export interface PinnedDispatcher {
  * Agent of the pinned undici 7 package.
  */
 export async function pinnedDispatcher(addresses: string[]): Promise<PinnedDispatcher> {
-  const { Agent } = await import("undici");
+  const loaded = await import("undici");
+  // In the bundle undici is a chunk of its own whose only export is the CommonJS default.
+  const { Agent } = (loaded as unknown as { default?: Pick<typeof loaded, "Agent"> }).default ?? loaded;
   const agent = new Agent({ connect: { lookup: pinnedLookup(addresses) } });
   return { dispatcher: agent, close: () => agent.destroy().catch(() => {}) };
 }
