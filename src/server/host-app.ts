@@ -50,9 +50,9 @@ function toErrorResponse(error: unknown, event: H3Event, options: HostAppOptions
   const requestId = requestIdOf(event);
   const cause = HTTPError.isError(error) && isAppError(error.cause) ? error.cause : error;
   if (isAppError(cause)) {
-    // The rest of an oversized body is never read: close the connection after answering.
-    const headers: Record<string, string> = cause.status === 413 ? { connection: "close" } : {};
-    return json(event, cause.status, { error: cause.code, message: cause.message, request_id: requestId }, headers);
+    // No `Connection: close` on a 413: node would close the socket while the client still writes
+    // and reset it; the rest of the body is read and dropped instead (request-body.ts).
+    return json(event, cause.status, { error: cause.code, message: cause.message, request_id: requestId });
   }
   if (HTTPError.isError(cause) && !cause.unhandled && cause.status < 500) {
     const status = cause.status;

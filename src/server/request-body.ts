@@ -5,21 +5,43 @@ import { assertBoundedJson, INPUT_LIMITS, nestsDeeperThan } from "../lib/bounded
 const tooLarge = (limit: number) =>
   new AppError("payload_too_large", 413, `Request body is larger than the ${Math.round(limit / 1024)} KiB limit`);
 
+/** How much of a refused body is still read (and dropped) so that the client gets the 413. */
+const DISCARD_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * Reads and drops the rest of a refused body while the 413 goes out. Closing a socket with unread
+ * data resets it, and a client still writing (as curl does before it reads) would lose the
+ * answer; past 16 MiB the connection is closed anyway, so a client cannot keep it busy.
+ */
+function discardRest(stream: NodeJS.ReadableStream & { destroy?: () => void }, alreadyRead: number): void {
+  let discarded = alreadyRead;
+  stream.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_LIMIT) stream.destroy?.();
+  });
+  stream.on("error", () => {});
+  stream.resume();
+}
+
 /** Reads the raw body, refusing more than `limit` bytes (413) even when no length is declared. */
 export async function readBodyBytes(event: H3Event, limit: number): Promise<Buffer> {
   const declared = Number(event.req.headers.get("content-length") ?? "0");
-  if (declared > limit) throw tooLarge(limit);
-  const node = event.runtime?.node?.req;
+  const node = event.runtime?.node?.req as unknown as (NodeJS.ReadableStream & { destroy(): void }) | undefined;
+  if (declared > limit) {
+    if (node) discardRest(node, 0);
+    throw tooLarge(limit);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   const take = (chunk: Uint8Array) => {
     size += chunk.byteLength;
     if (size > limit) throw tooLarge(limit);
-    chunks.push(Buffer.from(chunk));
+    // Node's chunks are Buffers already: Buffer.from would copy each one.
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
   };
   if (node) {
     // Straight from the Node stream: cheaper than the web stream wrapper on the hot path.
-    await readNodeStream(node as unknown as NodeJS.ReadableStream, take);
+    await readNodeStream(node, take);
   } else if (event.req.body) {
     for await (const chunk of event.req.body as unknown as AsyncIterable<Uint8Array>) take(chunk);
   }
@@ -52,22 +74,24 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<unkno
 
 /**
  * Reads a Node request without ever destroying it: breaking out of `for await` would destroy
- * the socket before the 413 answer is written. Over
- * the limit it just stops listening; the error answer carries `Connection: close`.
+ * the socket before the 413 answer is written. Over the limit it rejects at once and drops the
+ * rest of the body (`discardRest`) while the answer goes out.
  */
-function readNodeStream(stream: NodeJS.ReadableStream, take: (chunk: Buffer) => void): Promise<void> {
+function readNodeStream(stream: NodeJS.ReadableStream & { destroy(): void }, take: (chunk: Buffer) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const cleanup = () => {
       stream.off("data", onData);
       stream.off("end", onEnd);
       stream.off("error", onError);
     };
+    let read = 0;
     const onData = (chunk: Buffer) => {
+      read += chunk.length;
       try {
         take(chunk);
       } catch (error) {
         cleanup();
-        stream.pause();
+        discardRest(stream, read);
         reject(error);
       }
     };

@@ -63,6 +63,24 @@ describe("requests node refuses before the app still get the spec's error shape 
     expect(JSON.parse(answer.body).data).toEqual({ status: "ok" });
   });
 
+  it.each([
+    ["a declared length over 1 MiB", (body: Buffer) => `Content-Length: ${body.length}`],
+    ["a chunked body that grows over 1 MiB", () => "Transfer-Encoding: chunked"],
+  ])("%s: 413 reaches a client that reads only after writing all of it (no reset)", async (_what, header) => {
+    const body = Buffer.alloc(12 * 1024 * 1024, "x"); // more than loopback socket buffers hold
+    const framed = header(body).startsWith("Transfer") ? Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from("\r\n0\r\n\r\n")]) : body;
+    const head = `POST /v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n${header(body)}\r\n\r\n`;
+    const answer = await rawRequest(port(), Buffer.concat([Buffer.from(head), framed]), 10_000, { readAfterWriting: true });
+    expectErrorShape(answer, 413, "payload_too_large");
+  });
+
+  it.each(["/sandbox/v1/events/stream", "/sandbox/v1/deliveries/stream"])("the event stream %s carries an X-Request-Id like every answer", async (path) => {
+    const answer = await rawRequest(port(), get(path));
+    expect(answer.status).toBe(200);
+    expect(answer.headers["content-type"]).toMatch(/^text\/event-stream/);
+    expect(answer.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{24}$/);
+  });
+
   it("the host stays up and answers /healthz after all of the above", async () => {
     const answer = await rawRequest(port(), "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     expect(answer.status).toBe(200);
