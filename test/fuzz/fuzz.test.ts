@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runFuzz } from "./harness.js";
+import { runFuzz, SMALL_HEAP } from "./harness.js";
 
 // A short seeded run on every `npm test`; `npm run fuzz` runs 3,000 requests on three seeds.
 // FUZZ_SEED / FUZZ_REQUESTS change it here (the same seed always sends the same requests).
@@ -8,9 +8,7 @@ const requests = Number(process.env.FUZZ_REQUESTS ?? 300);
 
 describe("seeded fuzzing of both hosts and the control API (spec section 7, SANDBOX.md section 5)", () => {
   it(`seed ${seed}, ${requests} hostile requests: no 5xx, every answer in the spec's shape, the server alive, memory bounded`, async () => {
-    // A capped old space makes V8 collect instead of growing the heap, so resident memory shows
-    // what is retained rather than when the GC last ran; a leak would exhaust the cap and kill it.
-    const report = await runFuzz({ seed, requests, nodeFlags: ["--max-old-space-size=64"] });
+    const report = await runFuzz({ seed, requests, nodeFlags: SMALL_HEAP });
     const findings = report.failures.map((f) => `#${f.index}: ${f.problem}\n    ${f.request}`).join("\n");
     expect(findings, `reproduce with: npm run fuzz -- --seeds ${seed} --requests ${report.requests}`).toBe("");
     expect(report.requests).toBe(requests);

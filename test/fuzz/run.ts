@@ -1,10 +1,11 @@
 // `npm run fuzz [-- --seeds 1,2,3 --requests 3000 --default-heap --no-latency]`: seeded fuzzing of
 // the built `msgctl serve`, then the latency of the largest legal body on the react route. Prints
 // the figures; exits 1 on any finding. The same seed sends the same requests: a finding is
-// reproduced by its seed. The server runs with a 64 MB old space, so that resident memory shows
-// what is retained, not when V8 last collected (`--default-heap` runs it without the cap).
+// reproduced by its seed. The server runs with a small heap (harness.ts, SMALL_HEAP) so that
+// resident memory shows what is retained; `--default-heap` runs it with V8's own sizing.
+import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { runFuzz, type FuzzReport } from "./harness.js";
+import { runFuzz, SMALL_HEAP, type FuzzReport } from "./harness.js";
 import { measureReactLatency } from "./react-latency.js";
 
 const { values } = parseArgs({
@@ -32,7 +33,7 @@ const summary = (r: FuzzReport) => {
 
 let failed = false;
 for (const seed of seeds) {
-  const nodeFlags = values["default-heap"] ? [] : ["--max-old-space-size=64"];
+  const nodeFlags = values["default-heap"] ? [] : SMALL_HEAP;
   const report = await runFuzz({ seed, requests, nodeFlags, onProgress: (done) => process.stderr.write(`\rseed ${seed}: ${done}/${requests}`) });
   process.stderr.write("\r");
   console.log(summary(report));
@@ -42,9 +43,10 @@ for (const seed of seeds) {
 
 if (!values["no-latency"]) {
   const latency = await measureReactLatency();
+  console.log(`load average ${loadavg().map((n) => n.toFixed(1)).join(" ")} on ${cpus().length} cores`);
   console.log(`largest legal body on POST /v1/messages/:id/react (${latency.bytes} bytes, ${latency.runs} runs each):`);
   for (const [name, ms] of Object.entries(latency.results)) {
-    console.log(`  ${name}: status ${ms.status}, median ${ms.median.toFixed(1)} ms, max ${ms.max.toFixed(1)} ms`);
+    console.log(`  ${name}: status ${ms.status}, median ${ms.median.toFixed(1)} ms, max ${ms.max.toFixed(1)} ms, server CPU ${ms.cpuMs.toFixed(1)} ms per request`);
   }
 }
 process.exit(failed ? 1 : 0);
