@@ -1,5 +1,6 @@
 import { inboundBody } from "../../contract/world.js";
 import { invalidRequest } from "../../lib/app-error.js";
+import { clip } from "../../lib/bounded-input.js";
 import { requireHandle } from "../../lib/handle-input.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
@@ -24,7 +25,7 @@ export function simulateInbound(ctx: DomainContext, accountId: string, input: un
   const from = requireHandle(body.from, "from");
   const toHandle = normalizePhone(body.to);
   const number = toHandle ? numberByHandle(ctx, toHandle) : undefined;
-  if (!number || number.accountId !== accountId) throw invalidRequest(`to: ${body.to} is not one of this account's numbers`);
+  if (!number || number.accountId !== accountId) throw invalidRequest(`to: ${clip(body.to)} is not one of this account's numbers`);
   const profile = contactProfile(ctx, from);
   const channel = body.channel ?? inboundChannel(number, profile);
   if (!number.channels.includes(channel)) throw invalidRequest(`channel: ${number.handle} does not serve ${channel}`);
