@@ -162,6 +162,17 @@ export function createProgram(version: string): Command {
     );
 
   program
+    .command("openapi")
+    .description("print a host's OpenAPI 3.1 document (the one it serves at /openapi.json)")
+    .option("--host <host>", "messaging or otp", "messaging")
+    .action(
+      action(async (flags, out) => {
+        const { openapi } = await import("./commands/openapi.js");
+        await openapi({ host: flags.host }, out);
+      }),
+    );
+
+  program
     .command("trigger [event]")
     .description("run the real actions that cause EVENT and print what they created (--list names them)")
     .option("--list", "name every event trigger can cause")

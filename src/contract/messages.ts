@@ -25,7 +25,7 @@ export const messageResource = z.object({
   read_at: timestamp.nullable(),
   edited_at: timestamp.nullable(),
   created_at: timestamp,
-});
+}).meta({ id: "Message", description: "A message (spec section 2)" });
 /** The Message resource (spec section 2). */
 export type MessageResource = z.output<typeof messageResource>;
 
@@ -64,11 +64,14 @@ export const listMessagesQuery = pageQuery.extend({ conversation_id: z.string().
 /** GET /v1/messages query, as a client sends it. */
 export type ListMessagesQuery = z.input<typeof listMessagesQuery>;
 
+/** GET /v1/handles/availability query. */
+export const availabilityQuery = z.object({ handle: z.string().max(320).meta({ description: "E.164 number or iMessage email", example: "+14155550191" }) });
+
 /** Handle availability (spec section 2, GET /v1/handles/availability). */
 export const handleAvailability = z.object({
   handle: z.string(),
   imessage: z.boolean().meta({ description: "registered with iMessage" }),
   channel: z.enum(["imessage", "sms"]).meta({ description: "the channel a send would use" }),
-});
+}).meta({ id: "HandleAvailability" });
 /** Handle availability (spec section 2). */
 export type HandleAvailability = z.output<typeof handleAvailability>;
