@@ -15,6 +15,7 @@ export function sanitizeFilename(raw: string | undefined, fallback: string): str
   const base = (raw ?? "").split(/[/\\]/).pop() ?? "";
   let name = base
     .normalize("NFC")
+    .replace(/[\t\n\v\f\r]/g, " ")
     .replace(CONTROL, "")
     .replace(/["*:<>?|]/g, "_")
     .replace(/\s+/g, " ")

@@ -21,7 +21,7 @@ let files: Record<Kind, { name: string; bytes: Uint8Array }>;
 beforeAll(async () => {
   const sharp = (await import("sharp")).default;
   // Noise does not compress: this PNG is far over every cap.
-  const noisy = await sharp({ create: { width: 320, height: 240, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 60 } } }).png().toBuffer();
+  const noisy = await sharp({ create: { width: 320, height: 240, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 60 } } }).png().toBuffer();
   const small = await sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 200, g: 20, b: 20, alpha: 0.5 } } }).png().toBuffer();
   files = {
     "small image": { name: "small.png", bytes: small },

@@ -37,7 +37,7 @@ export async function fitImage(path: string, capBytes: number): Promise<ImageFit
       .rotate()
       .resize(w, h, { fit: "fill" })
       .flatten({ background: "#ffffff" })
-      .jpeg({ quality, mozjpeg: true })
+      .jpeg({ quality, mozjpeg: true, progressive: false })
       .toBuffer();
     smallest = Math.min(smallest, bytes.length);
     if (bytes.length <= capBytes) return { fits: true, image: { bytes, width: w, height: h } };
