@@ -1,10 +1,10 @@
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { wholeNumber } from "./flag-parsers.js";
 import type { action as Action } from "./program.js";
 
 
 const seconds = (value: string) => {
-  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new Error(`--duration must be a number of seconds above 0 (got ${value})`);
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new InvalidArgumentError("must be a number of seconds above 0");
   return Number(value);
 };
 
