@@ -15,7 +15,7 @@ export const attachmentDelivery = z
     decision: z.enum(MEDIA_DECISIONS).meta({
       description:
         "unchanged: at or under the cap; transcoded: a smaller copy was made and is what `url` serves; " +
-        "transcode_simulated: video over the cap with no ffmpeg on PATH, recorded as fitted, no copy made; " +
+        "transcode_simulated: over the cap with no transcoder at hand (video without ffmpeg; images in the single binary), recorded as fitted, no copy made; " +
         "rejected: over the cap and not transcodable (or media_quality original): the message failed",
     }),
     transcoder: z.enum(["sharp", "ffmpeg"]).nullable(),

@@ -26,7 +26,8 @@ export function messageDetails(color: ChalkInstance, m: MessageResource): string
   if (m.metadata) entries.push(["metadata", m.metadata]);
   for (const a of m.attachments) {
     const note = a.delivery && a.delivery.decision !== "unchanged" ? `, ${a.delivery.decision.replace(/_/g, " ")}` : "";
-    entries.push(["attachment", `${a.id} ${a.filename} (${a.mime_type}, ${a.size_bytes} bytes${a.is_voice_memo ? ", voice memo" : ""}${note})`]);
+    const duration = a.duration_seconds === null ? "" : `, ${a.duration_seconds} s`;
+    entries.push(["attachment", `${a.id} ${a.filename} (${a.mime_type}, ${a.size_bytes} bytes${duration}${a.is_voice_memo ? ", voice memo" : ""}${note})`]);
   }
   entries.push(["created", m.created_at]);
   for (const [label, value] of [["sent", m.sent_at], ["delivered", m.delivered_at], ["read", m.read_at], ["edited", m.edited_at]] as const) {

@@ -5,22 +5,40 @@ export interface FittedImage {
   height: number;
 }
 
-/** What fitting an image answers: the copy under the cap, or the smallest size reached. */
-export type ImageFit = { fits: true; image: FittedImage } | { fits: false; smallestBytes: number };
+/** What fitting an image answers: the copy under the cap, the smallest size reached, or no sharp here. */
+export type ImageFit = { fits: true; image: FittedImage } | { fits: false; smallestBytes: number } | { fits: "unavailable" };
+
+type Sharp = typeof import("sharp");
+let loaded: Promise<Sharp | null> | undefined;
+
+/**
+ * sharp, loaded on first use so `serve` does not pay for it at start; null where its native
+ * addon cannot load (the single binary carries none: its images are fitted as simulated).
+ */
+function loadSharp(): Promise<Sharp | null> {
+  loaded ??= import("sharp").then(
+    (module) => {
+      const sharp = module.default;
+      sharp.cache(false);
+      return sharp;
+    },
+    () => null,
+  );
+  return loaded;
+}
 
 const MIN_EDGE = 16;
 const MAX_TRIES = 12;
 
 /**
- * Re-encodes an image until it fits `capBytes` (SANDBOX.md section 5, `fit`), with sharp (loaded
- * on first use). Every copy is a baseline JPEG, what MMS gateways and phones all show: transparency
+ * Re-encodes an image until it fits `capBytes` (SANDBOX.md section 5, `fit`), with sharp. Every copy is a baseline JPEG, what MMS gateways and phones all show: transparency
  * is flattened on white, EXIF orientation applied. Each try scales the image by the square root of
  * how far over the cap the last one was (bytes follow the pixel count), and steps the quality
  * down to 60, so an image 100 times over fits in a few tries.
  */
 export async function fitImage(path: string, capBytes: number): Promise<ImageFit> {
-  const sharp = (await import("sharp")).default;
-  sharp.cache(false);
+  const sharp = await loadSharp();
+  if (!sharp) return { fits: "unavailable" };
   const metadata = await sharp(path).metadata();
   const oriented = metadata.autoOrient ?? metadata;
   const width = oriented.width ?? 0;

@@ -10,6 +10,9 @@ const cannotFit = (row: AttachmentRow, terms: MediaTerms, smallest: number) =>
   `Attachment ${row.filename} (${row.mime_type}, ${formatBytes(row.size_bytes)}) cannot fit ${capText(terms)} even after transcoding` +
   (Number.isFinite(smallest) ? ` (smallest copy ${formatBytes(smallest)})` : "");
 
+/** The size a copy made where no transcoder is at hand is recorded with: 90 % of the cap. */
+const simulatedSize = (row: AttachmentRow, terms: MediaTerms) => Math.min(row.size_bytes, Math.floor(terms.capBytes * 0.9));
+
 /** Transcodes one attachment's upload to fit the terms; answers the decision to record. */
 async function transcode(ctx: DomainContext, row: AttachmentRow, kind: "image" | "video", terms: MediaTerms): Promise<DecisionRecord> {
   const hash = row.blob;
@@ -17,6 +20,8 @@ async function transcode(ctx: DomainContext, row: AttachmentRow, kind: "image" |
   try {
     if (kind === "image") {
       const fit = await ctx.blobs.withLocalFile(hash, (path) => fitImage(path, terms.capBytes));
+      // No sharp (the single binary): recorded like video without ffmpeg, the send goes on.
+      if (fit.fits === "unavailable") return { decision: "transcode_simulated", deliveredSize: simulatedSize(row, terms) };
       if (!fit.fits) return { decision: "rejected", deliveredSize: null, error: cannotFit(row, terms, fit.smallestBytes) };
       const copy = { hash: await ctx.blobs.put(fit.image.bytes), size: fit.image.bytes.length, mimeType: "image/jpeg", filename: withExtension(row.filename, "jpg") };
       return { decision: "transcoded", transcoder: "sharp", deliveredSize: copy.size, copy };
@@ -24,7 +29,7 @@ async function transcode(ctx: DomainContext, row: AttachmentRow, kind: "image" |
     const fit = await ctx.blobs.withLocalFile(hash, (path) => fitVideo(ctx, path, terms.capBytes, row.media_duration_seconds));
     switch (fit.kind) {
       case "simulated":
-        return { decision: "transcode_simulated", deliveredSize: Math.min(fit.size, row.size_bytes) };
+        return { decision: "transcode_simulated", deliveredSize: simulatedSize(row, terms) };
       case "too_large":
         return { decision: "rejected", deliveredSize: null, error: cannotFit(row, terms, fit.smallestBytes) };
       case "failed":

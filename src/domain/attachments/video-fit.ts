@@ -7,7 +7,7 @@ import type { DomainContext } from "../core/index.js";
 /** What fitting a video answers. */
 export type VideoFit =
   | { kind: "transcoded"; path: string; size: number }
-  | { kind: "simulated"; size: number }
+  | { kind: "simulated" }
   | { kind: "too_large"; smallestBytes: number }
   | { kind: "failed"; error: string };
 
@@ -53,7 +53,7 @@ function run(ffmpeg: string, args: string[]): Promise<string | undefined> {
  */
 export async function fitVideo(ctx: DomainContext, input: string, capBytes: number, durationSeconds: number | null): Promise<VideoFit> {
   const ffmpeg = ffmpegFor(ctx);
-  if (!ffmpeg) return { kind: "simulated", size: Math.floor(capBytes * 0.9) };
+  if (!ffmpeg) return { kind: "simulated" };
   // Bits the cap allows, with room for the container; the audio takes 64 kbit/s.
   const budget = capBytes * 8 * 0.85;
   let videoBitrate = durationSeconds ? Math.max(32_000, budget / durationSeconds - 64_000) : 500_000;
