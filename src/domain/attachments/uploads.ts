@@ -84,8 +84,13 @@ export async function uploadAttachments(ctx: DomainContext, accountId: string, p
     throw error;
   }
   const rows: AttachmentsTable[] = [];
-  for (const { blob, filename } of staged) {
-    rows.push(newRow(ctx, accountId, { ...(await describe(ctx, blob, filename)), status: "uploaded", upload_content_type: null, upload_expires_at: null }));
+  try {
+    for (const { blob, filename } of staged) {
+      rows.push(newRow(ctx, accountId, { ...(await describe(ctx, blob, filename)), status: "uploaded", upload_content_type: null, upload_expires_at: null }));
+    }
+  } finally {
+    // After a failure midway (a full disk), the files not yet committed are dropped; committed ones stay by hash.
+    if (rows.length < staged.length) await Promise.all(staged.map((s) => s.blob.discard()));
   }
   ctx.db.transaction(() => insertAttachments(ctx.db, rows));
   return rows.map((row) => toAttachment(ctx, row));
