@@ -3,6 +3,7 @@ import busboy from "busboy";
 import type { H3Event } from "h3";
 import type { UploadPart } from "../domain/attachments/index.js";
 import { AppError, invalidRequest } from "../lib/app-error.js";
+import { discardRest } from "./request-body.js";
 
 /** The raw request body as a Node stream (straight from the socket when there is one). */
 function rawRequestStream(event: H3Event): Readable {
@@ -28,14 +29,20 @@ export function requestStream(event: H3Event): Readable {
 }
 
 /**
- * Runs an upload handler; a refusal may leave the rest of the body unread, so its answer closes
- * the connection (the next request on it would otherwise start inside this body).
+ * Runs an upload handler. A refusal may come before the body was read to its end (a file over
+ * the limit, an eleventh file, a bad signature): the rest is read and dropped while the answer
+ * goes out, as for every refused body (request-body.ts: past 16 MiB the socket is closed).
  */
-export async function closingOnError<T>(fn: () => Promise<T>): Promise<T> {
+export async function drainingOnError<T>(event: H3Event, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    throw error instanceof AppError ? new AppError(error.code, error.status, error.message, { ...error.headers, connection: "close" }) : error;
+    const node = event.runtime?.node?.req as (Readable & { destroy(): void }) | undefined;
+    if (node && !node.readableEnded) {
+      node.unpipe();
+      discardRest(node, 0);
+    }
+    throw error;
   }
 }
 
@@ -87,9 +94,8 @@ export async function* multipartParts(event: H3Event, maxParts: number): AsyncGe
     }
   } finally {
     if (!finished) {
-      // Stop parsing; the socket stays open for the answer (Connection: close ends it).
+      // Stop parsing; the rest of the body is dropped by drainingOnError while the answer goes out.
       source.unpipe(parser);
-      source.pause();
       parser.removeAllListeners("file");
     }
   }

@@ -1,9 +1,9 @@
 import { openAsBlob, statSync } from "node:fs";
 import { basename } from "node:path";
-import ora from "ora";
 import type { MsgctlClient } from "../../client/client.js";
 import type { AttachmentResource } from "../../contract/index.js";
 import type { Output } from "../output.js";
+import { startProgress } from "../progress.js";
 import { UsageError } from "../usage-error.js";
 
 const MiB = 1024 * 1024;
@@ -29,8 +29,8 @@ function sizeOf(path: string): number {
 
 /**
  * Uploads local files (POST /v1/attachments), streamed from disk. Progress: a spinner with the
- * percentage on a terminal; elsewhere, for uploads of 1 MiB or more, a plain line on stderr at
- * the start, at each quarter and at the end. stdout is left to the command's result.
+ * percentage on a terminal (progress.ts); elsewhere, for uploads of 1 MiB or more, a plain line on
+ * stderr at the start, at each quarter and at the end. stdout is left to the command's result.
  */
 export async function uploadFiles(client: MsgctlClient, paths: string[], out: Output): Promise<AttachmentResource[]> {
   if (paths.length === 0) throw new UsageError("Name at least one file to upload");
@@ -40,26 +40,30 @@ export async function uploadFiles(client: MsgctlClient, paths: string[], out: Ou
   const what = paths.length === 1 ? basename(paths[0] as string) : `${paths.length} files`;
   const label = `Uploading ${what} (${formatSize(total)})`;
 
-  const spinner = out.interactive && !out.json ? ora(label).start() : undefined;
-  const plain = !spinner && total >= MiB;
+  const progress = out.interactive && !out.json ? startProgress(out, label) : undefined;
+  const plain = !progress && total >= MiB;
   if (plain) out.note(`${label}…`);
   let quarter = 0;
+  let shown = -1;
   try {
     const attachments = await client.attachments.upload(files, {
       onProgress(sent) {
         const percent = total === 0 ? 100 : Math.floor((sent / total) * 100);
-        if (spinner) spinner.text = `${label} ${percent}%`;
-        else if (plain && percent >= (quarter + 1) * 25 && percent < 100) {
+        // Every 5 %: a terminal without a width gets a line per update.
+        if (progress && percent >= shown + 5) {
+          shown = percent - (percent % 5);
+          progress.update(`${label} ${shown}%`);
+        } else if (plain && percent >= (quarter + 1) * 25 && percent < 100) {
           quarter = Math.floor(percent / 25);
           out.note(`  ${percent}%`);
         }
       },
     });
-    if (spinner) spinner.succeed(`Uploaded ${what} (${formatSize(total)})`);
+    if (progress) progress.succeed(`Uploaded ${what} (${formatSize(total)})`);
     else if (plain) out.note(`Uploaded ${what}`);
     return attachments;
   } catch (error) {
-    spinner?.fail();
+    progress?.fail();
     throw error;
   }
 }

@@ -11,7 +11,7 @@ import {
 import { AppError } from "../../lib/app-error.js";
 import { contentDisposition } from "../../lib/filename.js";
 import { parseByteRange } from "../byte-range.js";
-import { closingOnError, multipartParts, requestStream } from "../multipart.js";
+import { drainingOnError, multipartParts, requestStream } from "../multipart.js";
 import { ok, type ApiRequest, type Route } from "../route.js";
 
 const signedQuery = (query: URLSearchParams) => ({ expires: query.get("expires"), signature: query.get("signature") });
@@ -48,7 +48,7 @@ export const attachmentRoutes: Route[] = [
     path: "/v1/attachments",
     // A request may carry text fields too; the domain refuses them by name. 2 × the files bounds the parts.
     handler: async ({ ctx, account, event }) =>
-      ok(await closingOnError(() => uploadAttachments(ctx, account.id, multipartParts(event, 2 * MAX_FILES_PER_UPLOAD + 1))), 201),
+      ok(await drainingOnError(event, () => uploadAttachments(ctx, account.id, multipartParts(event, 2 * MAX_FILES_PER_UPLOAD + 1))), 201),
   },
   {
     method: "POST",
@@ -61,7 +61,7 @@ export const attachmentRoutes: Route[] = [
     path: "/uploads/:id",
     auth: false,
     handler: async ({ ctx, event, params, query, header }) =>
-      ok(await closingOnError(() => receivePresignedUpload(ctx, params.id ?? "", header("content-type"), signedQuery(query), requestStream(event)))),
+      ok(await drainingOnError(event, () => receivePresignedUpload(ctx, params.id ?? "", header("content-type"), signedQuery(query), requestStream(event)))),
   },
   { method: "GET", path: "/media/:id", auth: false, handler: download },
   // Players and the inspector ask for the size first.
