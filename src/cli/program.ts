@@ -1,4 +1,5 @@
 import { Command, Option } from "commander";
+import { addAttachmentCommands } from "./attachments-commands.js";
 import type { ConnectionFlags } from "./connection.js";
 import { wholeNumber } from "./flag-parsers.js";
 import { addMessageCommands, addMessageWaitCommand } from "./messages-commands.js";
@@ -185,6 +186,7 @@ export function createProgram(version: string): Command {
     );
 
   addMessageCommands(program, action);
+  addAttachmentCommands(program, action);
   addWebhookCommands(program, action);
 
   // --- Waiting ---

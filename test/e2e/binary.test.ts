@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -55,6 +55,22 @@ describe("the single binary", () => {
     const verdict = verifyWebhook(sent?.body ?? "", sent?.headers["x-service-signature"] as string, hook.secret);
     expect(verdict.ok).toBe(true);
     expect(JSON.parse(await cli("messages", "get", message.id, "--json")).status).toBe("read");
+  });
+
+  it("uploads and serves attachments; an image over a cap goes out simulated (the binary carries no sharp)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "msgctl-binary-media-"));
+    const photo = join(dir, "photo.png");
+    // A PNG signature and header chunk, then 2 MiB of filler: sniffed as an image, over the SMS/MMS cap of 1 MiB.
+    const head = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    writeFileSync(photo, Buffer.concat([head, Buffer.alloc(2 * 1024 * 1024)]));
+    const message = JSON.parse(await cli("send", "--from", "+14155550101", "--to", "+14155550173", "--attach", photo, "--json"));
+    expect(message.attachments[0]).toMatchObject({ filename: "photo.png", mime_type: "image/png" });
+    await cli("clock", "advance", "1s");
+    const after = JSON.parse(await cli("messages", "get", message.id, "--json"));
+    expect(after.status).toBe("delivered");
+    expect(after.attachments[0].delivery).toMatchObject({ decision: "transcode_simulated", delivered_size_bytes: Math.floor(1_048_576 * 0.9) });
+    const bytes = await (await fetch(after.attachments[0].url)).arrayBuffer();
+    expect(bytes.byteLength).toBe(2 * 1024 * 1024 + 16);
   });
 
   it("answers --version", () => {
