@@ -15,7 +15,7 @@ export const attachmentDelivery = z
     decision: z.enum(MEDIA_DECISIONS).meta({
       description:
         "unchanged: at or under the cap; transcoded: a smaller copy was made and is what `url` serves; " +
-        "transcode_simulated: over the cap with no transcoder at hand (video without ffmpeg; images in the single binary), recorded as fitted, no copy made; " +
+        "transcode_simulated: over the cap with no transcoder at hand (video without ffmpeg; images where sharp cannot load), recorded as fitted, no copy made; " +
         "rejected: over the cap and not transcodable (or media_quality original): the message failed",
     }),
     transcoder: z.enum(["sharp", "ffmpeg"]).nullable(),
@@ -43,9 +43,12 @@ export const attachmentResource = z.object({
   url_expires_at: timestamp,
   original_size_bytes: z.number().int().meta({ description: "bytes uploaded; differs from size_bytes once a smaller copy went out" }),
   delivery: attachmentDelivery.nullable(),
-});
+}).meta({ id: "Attachment", description: "An attachment (spec section 2), with msgctl's documented extra fields" });
 /** The Attachment resource (spec section 2). */
 export type AttachmentResource = z.output<typeof attachmentResource>;
+
+/** The `data` of POST /v1/attachments: the Attachments in part order (spec 4.2). */
+export const uploadedAttachments = z.array(attachmentResource);
 
 const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
 
@@ -71,3 +74,9 @@ export const presignResult = z.object({
 });
 /** The presign result (spec section 2). */
 export type PresignResult = z.output<typeof presignResult>;
+
+/** The query of a signed URL (a presigned PUT or a download): the signature is the credential. */
+export const signedUrlQuery = z.object({
+  expires: z.string().max(20).meta({ description: "expiry, Unix seconds on the sandbox clock" }),
+  signature: z.string().max(128).meta({ description: "HMAC of the path and expiry; a tampered or expired URL is 403" }),
+});

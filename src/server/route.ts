@@ -50,6 +50,8 @@ export interface RouteDoc {
   tag: string;
   /** The JSON request body. */
   body?: Schema;
+  /** A body that is not JSON: multipart files (POST /v1/attachments) or raw bytes (a presigned PUT). */
+  upload?: "multipart" | "bytes";
   /** The query parameters (an object schema). */
   query?: Schema;
   /** Path parameters by name, with what they are. */

@@ -57,20 +57,25 @@ describe("the single binary", () => {
     expect(JSON.parse(await cli("messages", "get", message.id, "--json")).status).toBe("read");
   });
 
-  it("uploads and serves attachments; an image over a cap goes out simulated (the binary carries no sharp)", async () => {
+  it("uploads and serves attachments; an image over a cap is really transcoded (sharp carried in the binary)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "msgctl-binary-media-"));
     const photo = join(dir, "photo.png");
-    // A PNG signature and header chunk, then 2 MiB of filler: sniffed as an image, over the SMS/MMS cap of 1 MiB.
-    const head = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-    writeFileSync(photo, Buffer.concat([head, Buffer.alloc(2 * 1024 * 1024)]));
+    // Noise does not compress: a 1000×800 PNG of it is over the SMS/MMS cap of 1 MiB.
+    const { default: sharp } = await import("sharp");
+    const noise = Buffer.from(Array.from({ length: 1000 * 800 * 3 }, () => Math.floor(Math.random() * 256)));
+    await sharp(noise, { raw: { width: 1000, height: 800, channels: 3 } }).png().toFile(photo);
     const message = JSON.parse(await cli("send", "--from", "+14155550101", "--to", "+14155550173", "--attach", photo, "--json"));
     expect(message.attachments[0]).toMatchObject({ filename: "photo.png", mime_type: "image/png" });
+    expect(message.attachments[0].size_bytes).toBeGreaterThan(1_048_576);
     await cli("clock", "advance", "1s");
     const after = JSON.parse(await cli("messages", "get", message.id, "--json"));
     expect(after.status).toBe("delivered");
-    expect(after.attachments[0].delivery).toMatchObject({ decision: "transcode_simulated", delivered_size_bytes: Math.floor(1_048_576 * 0.9) });
-    const bytes = await (await fetch(after.attachments[0].url)).arrayBuffer();
-    expect(bytes.byteLength).toBe(2 * 1024 * 1024 + 16);
+    expect(after.attachments[0].delivery).toMatchObject({ decision: "transcoded", transcoder: "sharp" });
+    const bytes = Buffer.from(await (await fetch(after.attachments[0].url)).arrayBuffer());
+    expect(bytes.length).toBeLessThanOrEqual(1_048_576);
+    expect(bytes.length).toBe(after.attachments[0].size_bytes);
+    // A JPEG that decodes.
+    expect((await sharp(bytes).metadata()).format).toBe("jpeg");
   });
 
   it("answers --version", () => {

@@ -13,7 +13,7 @@ let loaded: Promise<Sharp | null> | undefined;
 
 /**
  * sharp, loaded on first use so `serve` does not pay for it at start; null where its native
- * addon cannot load (the single binary carries none: its images are fitted as simulated).
+ * addon cannot load (then images are fitted as simulated, like video without ffmpeg).
  */
 function loadSharp(): Promise<Sharp | null> {
   loaded ??= import("sharp").then(

@@ -20,7 +20,7 @@ async function transcode(ctx: DomainContext, row: AttachmentRow, kind: "image" |
   try {
     if (kind === "image") {
       const fit = await ctx.blobs.withLocalFile(hash, (path) => fitImage(path, terms.capBytes));
-      // No sharp (the single binary): recorded like video without ffmpeg, the send goes on.
+      // No sharp on this machine: recorded like video without ffmpeg, the send goes on.
       if (fit.fits === "unavailable") return { decision: "transcode_simulated", deliveredSize: simulatedSize(row, terms) };
       if (!fit.fits) return { decision: "rejected", deliveredSize: null, error: cannotFit(row, terms, fit.smallestBytes) };
       const copy = { hash: await ctx.blobs.put(fit.image.bytes), size: fit.image.bytes.length, mimeType: "image/jpeg", filename: withExtension(row.filename, "jpg") };

@@ -12,7 +12,23 @@ import { AppError } from "../../lib/app-error.js";
 import { contentDisposition } from "../../lib/filename.js";
 import { parseByteRange } from "../byte-range.js";
 import { drainingOnError, multipartParts, requestStream } from "../multipart.js";
+import { attachmentResource, presignBody, presignResult, signedUrlQuery, uploadedAttachments } from "../../contract/attachments.js";
 import { ok, type ApiRequest, type Route } from "../route.js";
+
+const TAG = "Attachments";
+const id = { id: "the attachment's id" };
+const downloadDoc = (summary: string) => ({
+  tag: TAG,
+  summary,
+  description: "The URL of an Attachment's `url`; no key: the signature is the credential (valid one hour on the clock). One byte range per request.",
+  params: id,
+  query: signedUrlQuery,
+  responses: {
+    200: { description: "the bytes, with their type, length and filename", raw: "application/octet-stream" as const },
+    206: { description: "the range asked for", raw: "application/octet-stream" as const },
+  },
+  errors: [403, 416],
+});
 
 const signedQuery = (query: URLSearchParams) => ({ expires: query.get("expires"), signature: query.get("signature") });
 
@@ -46,6 +62,13 @@ export const attachmentRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/attachments",
+    doc: {
+      tag: TAG,
+      summary: "Upload attachments",
+      description: "multipart/form-data, one or more `file` parts (at most 10), each at most 100 MiB; the type is sniffed from the bytes.",
+      upload: "multipart",
+      responses: { 201: { description: "the Attachments, in part order", schema: uploadedAttachments } },
+    },
     // A request may carry text fields too; the domain refuses them by name. 2 × the files bounds the parts.
     handler: async ({ ctx, account, event }) =>
       ok(await drainingOnError(event, () => uploadAttachments(ctx, account.id, multipartParts(event, 2 * MAX_FILES_PER_UPLOAD + 1))), 201),
@@ -53,17 +76,39 @@ export const attachmentRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/attachments/presign",
+    doc: {
+      tag: TAG,
+      summary: "Presign an upload",
+      description: "Then PUT the bytes to `upload_url` with `method` and `headers`; until then the attachment cannot be sent.",
+      body: presignBody,
+      responses: { 201: { description: "the presign result", schema: presignResult } },
+    },
     handler: async ({ ctx, account, json }) => ok(presignUpload(ctx, account.id, await json()), 201),
   },
-  { method: "GET", path: "/v1/attachments/:id", handler: ({ ctx, account, params }) => ok(getAttachment(ctx, account.id, params.id ?? "")) },
+  {
+    method: "GET",
+    path: "/v1/attachments/:id",
+    doc: { tag: TAG, summary: "Get an attachment", description: "With a fresh signed `url`, valid about one hour.", params: id, responses: { 200: { description: "the Attachment", schema: attachmentResource } } },
+    handler: ({ ctx, account, params }) => ok(getAttachment(ctx, account.id, params.id ?? "")),
+  },
   {
     method: "PUT",
     path: "/uploads/:id",
     auth: false,
+    doc: {
+      tag: TAG,
+      summary: "The presigned upload",
+      description: "PUT the bytes with the presign's headers; no key: the signature is the credential (valid 15 minutes on the clock). Once only.",
+      params: id,
+      query: signedUrlQuery,
+      upload: "bytes",
+      responses: { 200: { description: "the Attachment, uploaded", schema: attachmentResource } },
+      errors: [403, 409],
+    },
     handler: async ({ ctx, event, params, query, header }) =>
       ok(await drainingOnError(event, () => receivePresignedUpload(ctx, params.id ?? "", header("content-type"), signedQuery(query), requestStream(event)))),
   },
-  { method: "GET", path: "/media/:id", auth: false, handler: download },
+  { method: "GET", path: "/media/:id", auth: false, doc: downloadDoc("Download an attachment"), handler: download },
   // Players and the inspector ask for the size first.
-  { method: "HEAD", path: "/media/:id", auth: false, handler: download },
+  { method: "HEAD", path: "/media/:id", auth: false, doc: downloadDoc("An attachment's size and type"), handler: download },
 ];
