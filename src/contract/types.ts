@@ -21,3 +21,4 @@ export type { AccountView, ClockView } from "./sandbox.js";
 export type { Fixture, FixtureInput } from "./fixture.js";
 export type { Settings } from "./settings.js";
 export type { CreateAccountInput } from "./accounts.js";
+export type { ActivityChange, ReactionView } from "./activity.js";

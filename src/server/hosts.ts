@@ -9,6 +9,7 @@ import { clockRoutes } from "./routes/control-clock.js";
 import { deliveryRoutes } from "./routes/control-deliveries.js";
 import { eventRoutes } from "./routes/control-events.js";
 import { accountRoutes } from "./routes/control-accounts.js";
+import { activityRoutes } from "./routes/control-activity.js";
 import { resetRoutes } from "./routes/control-reset.js";
 import { simulateRoutes } from "./routes/control-simulate.js";
 import { worldRoutes } from "./routes/control-world.js";
@@ -35,6 +36,7 @@ export const messagingRoutes: Route[] = [
   ...deliveryRoutes,
   ...worldRoutes,
   ...simulateRoutes,
+  ...activityRoutes,
 ];
 
 /** Every route of the OTP host: spec 4.6 under /v1, the control API, health. */

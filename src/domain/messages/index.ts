@@ -9,6 +9,7 @@ import { MESSAGE_JOBS } from "./status-table.js";
 
 export { editMessage, reactToMessage, retryMessage, unsendMessage } from "./actions.js";
 export { getMessage, listMessages, messageForField, messageForPath } from "./queries.js";
+export { listThreadReactions, type ReactionView } from "./reaction-list.js";
 export { isValidReaction, NAMED_REACTIONS, requireReaction } from "./reactions.js";
 export { decideRetry, freshRetryColumns, RETRY_POLICY, retryStateOf, type RetryDecision, type RetryState } from "./retry-policy.js";
 export { handleAvailability, inboundChannel, whatsappJid, type HandleAvailability } from "./routing.js";
