@@ -33,7 +33,8 @@ async function healthy(url) {
 /** Milliseconds from spawn to exit (bare node) or to both hosts answering `/healthz` 200. */
 function once({ command, args, serves }) {
   const started = process.hrtime.bigint();
-  const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  // Its own process group: npx runs msgctl as a child of npm, and both must stop.
+  const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"], detached: true });
   const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
   return new Promise((done, fail) => {
     if (!serves) {
@@ -47,7 +48,7 @@ function once({ command, args, serves }) {
       const ms = elapsed();
       child.removeAllListeners("exit");
       child.once("exit", () => done(ms));
-      child.kill("SIGTERM");
+      process.kill(-child.pid, "SIGTERM");
     });
   });
 }
