@@ -115,4 +115,5 @@ export class Api {
   webhooks = () => this.list<WebhookResource>("/v1/webhooks", { limit: 100 });
   deliveries = (query: Query) => this.list<Delivery>("/sandbox/v1/deliveries", query);
   delivery = (id: string) => this.request<Delivery>("GET", `/sandbox/v1/deliveries/${enc(id)}`);
+  resend = (id: string) => this.request<Delivery>("POST", `/sandbox/v1/deliveries/${enc(id)}/resend`);
 }

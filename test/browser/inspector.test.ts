@@ -87,7 +87,7 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
     expect(message).toMatchObject({ text: "Tomorrow before noon", direction: "outbound", status: "read" });
   });
 
-  it("draws a failing receiver's delivery on the retry ladder, one more rung per advance", async () => {
+  it("draws a failing receiver's delivery on the retry ladder, one more rung per advance, and resends it", async () => {
     const failing = await startReceiver();
     failing.reply(() => ({ status: 500 }));
     try {
@@ -105,8 +105,19 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
       await rung(3).and(page.locator(".failed")).waitFor();
       expect(await rung(3).textContent()).toContain("500");
       expect(await rung(4).textContent()).toMatch(/next at .* \(in 10 m\)/);
-      expect(await page.getByTestId("raw-body").textContent()).toContain('"type":"message.received"');
+      expect(await page.getByTestId("raw-body").textContent()).toBe(failing.requests[2]?.body);
+      // The signature header each attempt carried, the newest shown first; any other on a click.
+      expect(await page.getByTestId("signature").textContent()).toBe(failing.requests[2]?.headers["x-service-signature"]);
+      await page.getByRole("button", { name: "Show the headers of attempt 1" }).click();
+      expect(await page.getByTestId("signature").textContent()).toBe(failing.requests[0]?.headers["x-service-signature"]);
       await screenshot(page, "webhooks-ladder-1280");
+
+      // Fixed: resend it by hand, outside the ladder; acknowledged, it settles the delivery.
+      failing.reply(() => ({ status: 204 }));
+      await page.getByRole("button", { name: "Resend now" }).click();
+      await page.getByRole("list", { name: "Resends" }).locator(".rung.ok", { hasText: "204" }).waitFor();
+      await page.locator(".delivery h2 .badge", { hasText: "succeeded" }).waitFor();
+      expect(failing.requests.at(-1)?.headers["x-msgctl-resend"]).toBe("1");
     } finally {
       await failing.close();
     }
