@@ -28,6 +28,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly status: number,
     message: string,
+    /** Response headers that go with the error (e.g. `retry-after` on 429). */
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(message);
   }

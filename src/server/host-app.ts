@@ -50,7 +50,7 @@ function toErrorResponse(error: unknown, event: H3Event, options: HostAppOptions
   const cause = HTTPError.isError(error) && isAppError(error.cause) ? error.cause : error;
   if (isAppError(cause)) {
     // The rest of an oversized body is never read: close the connection after answering.
-    const headers: Record<string, string> = cause.status === 413 ? { connection: "close" } : {};
+    const headers: Record<string, string> = { ...cause.headers, ...(cause.status === 413 ? { connection: "close" } : {}) };
     return json(event, cause.status, { error: cause.code, message: cause.message, request_id: requestId }, headers);
   }
   if (HTTPError.isError(cause) && !cause.unhandled && cause.status < 500) {
