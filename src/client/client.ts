@@ -1,5 +1,6 @@
 import { HttpClient, type ClientOptions } from "./http.js";
 import { chatsClient, messagesClient } from "./messages.js";
+import { otpClient } from "./otp.js";
 import { numbersClient, sandboxClient } from "./sandbox.js";
 import { webhooksClient } from "./webhooks.js";
 import { contactsClient, simulateClient } from "./world.js";
@@ -16,6 +17,7 @@ export function createClient(options: ClientOptions) {
     chats: chatsClient(http),
     contacts: contactsClient(http),
     simulate: simulateClient(http),
+    otp: otpClient(http),
   };
 }
 
