@@ -1,6 +1,7 @@
 import { Command, Option } from "commander";
 import type { ConnectionFlags } from "./connection.js";
 import { addMessageCommands, addMessageWaitCommand } from "./messages-commands.js";
+import { addOtpCommands, addOtpFaultCommand, addOtpWaitCommand } from "./otp-commands.js";
 import { processOutput, type Output } from "./output.js";
 import { addWebhookCommands } from "./webhooks-commands.js";
 
@@ -130,6 +131,8 @@ export function createProgram(version: string): Command {
 
   addMessageCommands(program, action);
   addWebhookCommands(program, action);
+  addOtpCommands(program, action);
+  addOtpFaultCommand(program.commands.find((command) => command.name() === "simulate") as Command, action);
 
   // --- Waiting ---
   const wait = program.command("wait").description("block until something is true (exit 1 at the timeout)");
@@ -146,6 +149,7 @@ export function createProgram(version: string): Command {
     );
 
   addMessageWaitCommand(wait, action);
+  addOtpWaitCommand(wait, action);
 
   return program;
 }
