@@ -1,3 +1,4 @@
+import { accountsClient } from "./accounts.js";
 import { HttpClient, type ClientOptions } from "./http.js";
 import { chatsClient, messagesClient } from "./messages.js";
 import { otpClient } from "./otp.js";
@@ -18,6 +19,7 @@ export function createClient(options: ClientOptions) {
     contacts: contactsClient(http),
     simulate: simulateClient(http),
     otp: otpClient(http),
+    accounts: accountsClient(http),
   };
 }
 

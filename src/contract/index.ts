@@ -14,3 +14,4 @@ export * from "./otp.js";
 export * from "./sandbox.js";
 export * from "./fixture.js";
 export * from "./settings.js";
+export * from "./accounts.js";

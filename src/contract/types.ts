@@ -32,3 +32,4 @@ export type {
 export type { AccountView, ClockView } from "./sandbox.js";
 export type { Fixture, FixtureInput } from "./fixture.js";
 export type { Settings } from "./settings.js";
+export type { CreateAccountInput } from "./accounts.js";
