@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { KEY, useSandbox } from "../helpers/sandbox.js";
-import { challenge, createChallenge, nowIso, OTP_FIXTURE, OTP_KEYS, PHONE, textFor } from "../helpers/otp.js";
-import { resetBeforeEach } from "../helpers/messages.js";
 import { parseFixture } from "../../src/domain/sandbox/index.js";
+import { resetBeforeEach } from "../helpers/messages.js";
+import { challenge, createChallenge, nowIso, OTP_FIXTURE, OTP_KEYS, PHONE, textFor } from "../helpers/otp.js";
+import { KEY, useSandbox } from "../helpers/sandbox.js";
 
 const error = (code: string, message: RegExp = /./) => ({ error: code, message: expect.stringMatching(message), request_id: expect.stringMatching(/^req_/) });
 
@@ -81,6 +81,13 @@ describe("OTP challenges (spec sections 2, 3, 4.6)", () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual(error("invalid_request", message));
       expect(count()).toBe(0);
+    });
+
+    it("shows an OTP number outside North America in international form", async () => {
+      await t.sandbox.control.reset(parseFixture({ ...OTP_FIXTURE, otp: { number: "+442079460018", whatsapp_number: "+442079460019" } }, "test"));
+      const created = await createChallenge(t);
+      expect(created.send_to).toEqual({ number: "+442079460018", display: "+44 20 7946 0018", sms_link: `sms:+442079460018?&body=${created.code}` });
+      expect(created.whatsapp).toEqual({ number: "+442079460019", display: "+44 20 7946 0019", link: `https://wa.me/442079460019?text=${created.code}` });
     });
 
     it("offers no WhatsApp target when the fixture has no WhatsApp OTP number (whatsapp: null)", async () => {
@@ -208,6 +215,20 @@ describe("OTP challenges (spec sections 2, 3, 4.6)", () => {
       for (const [method, path] of [["POST", "/v1/challenges"], ["GET", "/v1/challenges/chal_x"], ["POST", "/v1/challenges/chal_x/consume"]] as const) {
         expect((await t.otp(method, path, { key, body: method === "POST" ? { phone: PHONE } : undefined })).status).toBe(401);
       }
+    });
+  });
+
+  describe("accounts on demand", () => {
+    it("a new account verifies phones with its own OTP key; deleting it removes its challenges, and their expiry finds nothing", async () => {
+      const res = await t.otp("POST", "/sandbox/v1/accounts", { body: { name: "worker", app_name: "Worker App" } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const key = res.body.data.otp_api_key;
+      const created = await createChallenge(t, PHONE, key);
+      expect((await textFor(t, created.id, {}, key)).reply.text).toMatch(/verified for Worker App/);
+      expect((await t.otp("DELETE", "/sandbox/v1/accounts/worker")).status).toBe(200);
+      expect(count()).toBe(0);
+      await t.advance(600_000);
+      expect((await t.otp("GET", `/v1/challenges/${created.id}`, { key })).status).toBe(401);
     });
   });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { parseFixture } from "../../src/domain/sandbox/index.js";
 import { resetBeforeEach } from "../helpers/messages.js";
 import { challenge, createChallenge, nowIso, OTP_FIXTURE, OTP_KEYS, OTP_NUMBER, OTP_WHATSAPP, PHONE, textFor, textFrom } from "../helpers/otp.js";
 import { useSandbox } from "../helpers/sandbox.js";
-import { parseFixture } from "../../src/domain/sandbox/index.js";
 
 const OTHER_PHONE = "+14155550124";
 const NO_IMESSAGE = "+14155550173"; // magic: an iPhone not on iMessage

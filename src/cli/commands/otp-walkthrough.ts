@@ -184,6 +184,7 @@ async function consume(client: MsgctlClient, id: string, out: Output): Promise<C
 /** Moves the sandbox clock 10 minutes (manual clock only); says so, or why it cannot. */
 async function advanceTenMinutes(client: MsgctlClient, out: Output): Promise<boolean> {
   try {
+    // Through the OTP host's control API: the walkthrough may have only the OTP key.
     const clock = (await client.http.request<ClockView>("otp", "POST", "/sandbox/v1/clock/advance", { body: { duration: "10m" } })).data;
     out.line(out.color.dim(`  (the sandbox clock moved 10 minutes: it is now ${clock.now})`));
     return true;

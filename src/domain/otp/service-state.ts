@@ -1,5 +1,4 @@
-import type { OtpFaults } from "../../contract/otp.js";
-import { otpFaultBody } from "../../contract/otp.js";
+import { otpFaultBody, type OtpFaults } from "../../contract/otp.js";
 import { AppError, invalidRequest } from "../../lib/app-error.js";
 import { parseInput } from "../../lib/validation.js";
 import { readMeta, writeMeta } from "../../store/meta.js";
