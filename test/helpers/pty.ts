@@ -42,7 +42,14 @@ export function spawnInPty(args: string[]): PtyProcess {
     raw += String(chunk);
     notify();
   });
-  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  const exited = new Promise<number | null>((done) => {
+    child.once("exit", (code) => done(code));
+    // No `script` (util-linux) on this machine: say so on the screen the failing test prints.
+    child.once("error", (error) => {
+      raw += `\n[cannot start a terminal: ${error.message}; install util-linux (bsdutils) for \`script\`]\n`;
+      done(null);
+    });
+  });
   const screen = () => strip(raw);
   return {
     screen,
