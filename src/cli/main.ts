@@ -42,7 +42,8 @@ export function reportError(error: unknown, stderr: (text: string) => void = (t)
     stderr(`${c.red("error")} ${(error as Error).message}\n`);
     return EXIT.usage;
   }
-  if (error instanceof ConnectionError || ["WaitTimeout", "SignatureMismatch", "TriggerFailed"].includes((error as Error)?.name)) {
+  // An absent or unreachable sandbox is 1 like any failed API call: a script's `|| retry` covers both.
+  if (error instanceof ConnectionError || ["NoSandboxError", "WaitTimeout", "SignatureMismatch", "TriggerFailed"].includes((error as Error)?.name)) {
     stderr(`${c.red("error")} ${(error as Error).message}\n`);
     return EXIT.apiError;
   }

@@ -1,10 +1,7 @@
 import { Option, type Command } from "commander";
+import { wholeNumber } from "./flag-parsers.js";
 import type { action as Action } from "./program.js";
 
-const int = (name: string) => (value: string) => {
-  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number (got ${value})`);
-  return Number(value);
-};
 
 const STATUSES = ["queued", "sent", "delivered", "read", "failed", "unsent"];
 
@@ -39,7 +36,7 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
   chats
     .command("list")
     .description("threads, newest activity first (GET /v1/chats)")
-    .option("--limit <n>", "page size, 1-100", int("--limit"))
+    .option("--limit <n>", "page size, 1-100", wholeNumber)
     .option("--before <timestamp>", "cursor: the last_message_at of the oldest thread seen")
     .action(action(async (flags, out) => (await import("./commands/chats.js")).chatsList(flags, out)));
   chats
@@ -52,7 +49,7 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .command("list")
     .description("messages, newest first (GET /v1/messages)")
     .option("--conversation <id>", "only this thread's")
-    .option("--limit <n>", "page size (1-100)", int("--limit"), 50)
+    .option("--limit <n>", "page size (1-100)", wholeNumber, 50)
     .option("--before <time>", "only messages created before this ISO time (the next page)")
     .option("--all", "every page")
     .action(action(async (flags, out) => (await messages()).messagesList(flags, out)));
@@ -147,7 +144,7 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
   sim
     .command("fault <number> [fault]")
     .description("switch a fault of one of your numbers: offline, online, transient, rate-limited, relink-required (none: show them)")
-    .option("--count <k>", "transient: how many attempts fail (0 clears)", int("--count"))
+    .option("--count <k>", "transient: how many attempts fail (0 clears)", wholeNumber)
     .option("--off", "switch the fault off")
     .action(
       action(async (flags, out, number: string, fault?: string) =>

@@ -4,6 +4,7 @@ import {
   simulateTypingBody as typingBody,
 } from "../../contract/world.js";
 import { invalidRequest, invalidState } from "../../lib/app-error.js";
+import { clip } from "../../lib/bounded-input.js";
 import { requireHandle } from "../../lib/handle-input.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { parseInput } from "../../lib/validation.js";
@@ -50,7 +51,7 @@ export function simulateTyping(ctx: DomainContext, accountId: string, input: unk
   const from = requireHandle(body.from, "from");
   const toHandle = normalizePhone(body.to);
   const number = toHandle ? numberByHandle(ctx, toHandle) : undefined;
-  if (!number || number.accountId !== accountId) throw invalidRequest(`to: ${body.to} is not one of this account's numbers`);
+  if (!number || number.accountId !== accountId) throw invalidRequest(`to: ${clip(body.to)} is not one of this account's numbers`);
   const [thread] = listOneToOnes(ctx.db, accountId, number.handle, from);
   if (!thread) throw invalidState(`No conversation between ${from} and ${number.handle} yet; typing shows in an existing thread`);
   const channel = thread.channel ?? (thread.service === "whatsapp" ? "whatsapp" : contactProfile(ctx, from).imessage ? "imessage" : "sms");

@@ -1,5 +1,6 @@
 import { inboundBody } from "../../contract/world.js";
 import { invalidRequest } from "../../lib/app-error.js";
+import { clip } from "../../lib/bounded-input.js";
 import { requireHandle } from "../../lib/handle-input.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
@@ -30,7 +31,7 @@ export function simulateInbound(ctx: DomainContext, accountId: string, input: un
     if (toHandle && isOtpNumber(ctx, toHandle)) {
       throw invalidRequest(`to: ${toHandle} is the OTP service's number: text it with \`msgctl otp text\` (POST /sandbox/v1/otp/texts on the OTP host)`);
     }
-    throw invalidRequest(`to: ${body.to} is not one of this account's numbers`);
+    throw invalidRequest(`to: ${clip(body.to)} is not one of this account's numbers`);
   }
   const profile = contactProfile(ctx, from);
   const channel = body.channel ?? inboundChannel(number, profile);
