@@ -43,7 +43,7 @@ export function createProgram(version: string): Command {
     .addHelpText(
       "after",
       "\nExit status: 0 success; 1 the API refused, no sandbox was found or reached, or a wait timed out;\n" +
-        "2 a usage error; 130 / 143 a wait ended by SIGINT / SIGTERM.",
+        "2 a usage error; 130 / 143 a wait ended by SIGINT / SIGTERM; 130 Ctrl-C in a prompt.",
     );
 
   // --- Sandbox ---

@@ -167,6 +167,41 @@ describe("verification by the user's own text (spec sections 3, 4.6)", () => {
       expect(t.sandbox.db.all(t.sandbox.db.q.selectFrom("otp_texts").select("id"))).toEqual([]);
     });
 
+    describe("limits (docs/spec-decisions.md, Input limits of the OTP control API): at them accepted, over them 400 naming the field", () => {
+      const others = (n: number) => Array.from({ length: n }, (_, i) => `+1415555${String(1000 + i).padStart(4, "0")}`);
+
+      it.each([
+        ["a text of 2000 characters", { from: PHONE, text: "1".repeat(2_000) }],
+        ["31 other members", { from: PHONE, text: "123456", members: others(31) }],
+      ])("accepts %s (ignored: not a bare code, or a group chat)", async (_name, body) => {
+        const res = await t.otp("POST", "/sandbox/v1/otp/texts", { body });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        expect(res.body.data.outcome).toBe("ignored");
+      });
+
+      it.each([
+        ["a from of 65 characters", { from: "1".repeat(65), text: "123456" }, /^from: must be at most 64 characters$/],
+        ["32 other members", { from: PHONE, text: "123456", members: others(32) }, /^members: at most 31 other members$/],
+        ["a member of 65 characters", { from: PHONE, text: "123456", members: ["1".repeat(65)] }, /^members\.0: must be at most 64 characters$/],
+        ["no other member", { from: PHONE, text: "123456", members: [] }, /^members: must list at least one/],
+      ])("refuses %s", async (_name, body, message) => {
+        const res = await t.otp("POST", "/sandbox/v1/otp/texts", { body });
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(message) });
+        expect(t.sandbox.db.all(t.sandbox.db.q.selectFrom("otp_texts").select("id"))).toEqual([]);
+      });
+
+      it("a challenge's text takes a code of 64 characters (ignored) and refuses 65", async () => {
+        const created = await createChallenge(t);
+        const at = await t.otp("POST", `/sandbox/v1/otp/challenges/${created.id}/texts`, { body: { code: "1".repeat(64) } });
+        expect(at.status).toBe(201);
+        expect(at.body.data).toMatchObject({ outcome: "ignored", challenge: { status: "pending" } });
+        const over = await t.otp("POST", `/sandbox/v1/otp/challenges/${created.id}/texts`, { body: { code: "1".repeat(65) } });
+        expect(over.status).toBe(400);
+        expect(over.body.message).toMatch(/^code: /);
+      });
+    });
+
     it("texts over SMS by default from a phone not on iMessage", async () => {
       const created = await createChallenge(t, NO_IMESSAGE);
       expect((await textFor(t, created.id)).text.channel).toBe("sms");

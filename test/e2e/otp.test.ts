@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { useServe } from "../helpers/cli.js";
+import { spawnCli } from "../helpers/cli-process.js";
 import { KEYS, spawnInPty } from "../helpers/pty.js";
 
 const OTP_KEY = "otp_live_acme_000000000000000";
@@ -9,6 +10,8 @@ describe("msgctl otp, wait otp, simulate otp-fault, end to end (SANDBOX.md secti
   const sandbox = useServe();
   const otp = (...args: string[]) => sandbox.cli(...args, "--otp-api-key", OTP_KEY);
   const otpJson = (...args: string[]) => sandbox.json(...args, "--otp-api-key", OTP_KEY);
+  /** Flags for a process started on its own (in a terminal, or to be signalled). */
+  const ptyFlags = () => ["--base-url", sandbox.serve.ready.base_url, "--otp-url", sandbox.serve.ready.otp_url, "--otp-api-key", OTP_KEY];
   beforeEach(async () => {
     expect((await sandbox.cli("reset", "--json")).code).toBe(0);
   });
@@ -74,6 +77,22 @@ describe("msgctl otp, wait otp, simulate otp-fault, end to end (SANDBOX.md secti
     expect((await otp("otp", "create", "--phone", PHONE)).code).toBe(0);
   });
 
+  it("Ctrl-C ends a `wait otp` spinning in a terminal at once with exit 130", async () => {
+    const created = await otpJson("otp", "create", "--phone", PHONE);
+    const term = spawnInPty(["wait", "otp", created.id, "--status", "verified", "--timeout", "60s", ...ptyFlags()]);
+    await term.waitFor(`Waiting for ${created.id} to be verified`);
+    term.type(KEYS.ctrlC);
+    expect(await term.exited).toBe(130);
+  });
+
+  it("SIGTERM ends a `wait otp` without a terminal at once with exit 143", async () => {
+    const created = await otpJson("otp", "create", "--phone", PHONE);
+    const waiting = spawnCli(["wait", "otp", created.id, "--status", "verified", "--timeout", "60s", ...ptyFlags()]);
+    // Nothing is printed while it waits: a moment of real time lets it start polling.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await waiting.stop("SIGTERM")).toBe(143);
+  });
+
   it.each([
     [["otp", "create"]],
     [["otp", "text", "chal_x", "--code", "123456", "--wrong"]],
@@ -86,8 +105,7 @@ describe("msgctl otp, wait otp, simulate otp-fault, end to end (SANDBOX.md secti
   });
 
   it("otp walkthrough in a real terminal: the person's choices are typed, the app polls and consumes", async () => {
-    const flags = ["--base-url", sandbox.serve.ready.base_url, "--otp-url", sandbox.serve.ready.otp_url, "--otp-api-key", OTP_KEY];
-    const term = spawnInPty(["otp", "walkthrough", ...flags]);
+    const term = spawnInPty(["otp", "walkthrough", ...ptyFlags()]);
     await term.waitFor("The user's phone number");
     term.type(KEYS.enter); // the default phone
     await term.waitFor("What happens next?");
@@ -107,5 +125,15 @@ describe("msgctl otp, wait otp, simulate otp-fault, end to end (SANDBOX.md secti
     expect(after).toContain(`phone  ${code}  [verified]`);
     expect(after).toMatch(/polls GET \/v1\/challenges\/chal_\w+: verified/);
     expect(after).toMatch(/consume: 200, consumed at/);
+  });
+
+  it("Ctrl-C in a walkthrough prompt leaves with exit 130 and no crash report", async () => {
+    const term = spawnInPty(["otp", "walkthrough", ...ptyFlags()]);
+    await term.waitFor("The user's phone number");
+    term.type(KEYS.enter);
+    await term.waitFor("What happens next?");
+    term.type(KEYS.ctrlC);
+    expect(await term.exited).toBe(130);
+    expect(term.screen()).not.toContain("crashed");
   });
 });

@@ -13,7 +13,7 @@ export interface PtyProcess {
 }
 
 /** Keys, as a terminal sends them. */
-export const KEYS = { enter: "\r", down: "\u001b[B", up: "\u001b[A" } as const;
+export const KEYS = { enter: "\r", down: "\u001b[B", up: "\u001b[A", ctrlC: "\u0003" } as const;
 
 const quote = (arg: string) => `'${arg.replace(/'/g, "'\\''")}'`;
 // Cursor moves, colours, erases and the private modes inquirer and ora use.

@@ -1,11 +1,12 @@
 import { input, select } from "@inquirer/prompts";
-import ora from "ora";
 import type { MsgctlClient } from "../../client/client.js";
 import { ApiError } from "../../client/http.js";
 import type { ChallengeResource, ChallengeStatus, ChallengeTextInput, ClockView, CreatedChallenge } from "../../contract/index.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { connect, type ConnectionFlags } from "../connection.js";
+import { interruptible } from "../interrupt.js";
 import type { Output } from "../output.js";
+import { startProgress } from "../progress.js";
 import { UsageError } from "../usage-error.js";
 import { challengeStatusText, textResultLines } from "./otp-format.js";
 
@@ -151,18 +152,31 @@ function textInput(step: Step, created: CreatedChallenge): ChallengeTextInput {
   }
 }
 
-/** The app polls GET /v1/challenges/:id a few times, as it would every couple of seconds. */
+/**
+ * The app polls GET /v1/challenges/:id a few times, as it would every couple of seconds. The
+ * spinner goes to stdout, as a line of the walkthrough's transcript; Ctrl-C while it spins ends
+ * the walkthrough with 130, as it does in a prompt.
+ */
 async function poll(client: MsgctlClient, id: string, before: ChallengeStatus, out: Output, pollMs: number): Promise<ChallengeResource> {
   const label = `The app polls GET /v1/challenges/${id}`;
-  const spinner = out.interactive ? ora(label).start() : undefined;
-  let challenge = await client.otp.get(id);
-  for (let polls = 1; polls < 3 && challenge.status === before; polls++) {
-    if (spinner) spinner.text = `${label}: ${challenge.status}`;
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-    challenge = await client.otp.get(id);
-  }
+  const progress = startProgress(out, label, process.stdout);
+  const challenge = await interruptible(async () => {
+    try {
+      let seen = await client.otp.get(id);
+      for (let polls = 1; polls < 3 && seen.status === before; polls++) {
+        progress.update(`${label}: ${seen.status}`);
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+        seen = await client.otp.get(id);
+      }
+      return seen;
+    } catch (error) {
+      progress.fail();
+      throw error;
+    }
+  }, progress.stop);
   const line = `${label}: ${challengeStatusText(out.color, challenge.status)}`;
-  if (spinner) spinner.succeed(line);
+  // Without a terminal (scripted answers) the result is a line of the transcript.
+  if (out.interactive) progress.succeed(line);
   else out.line(`  ${line}`);
   return challenge;
 }

@@ -1,5 +1,6 @@
 import { createChallengeBody, type ChallengeResource, type CreatedChallenge } from "../../contract/otp.js";
 import { AppError, invalidRequest, notFound } from "../../lib/app-error.js";
+import { clip } from "../../lib/bounded-input.js";
 import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { parseInput } from "../../lib/validation.js";
@@ -23,8 +24,8 @@ interface ExpiryJob {
 
 const CHALLENGE_ID = /^chal_[A-Za-z0-9]{24}$/;
 
-/** Input quoted in an error, at most 60 characters. */
-const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 59)}…` : text);
+/** Input quoted in an error, cut short. */
+const quote = (text: string) => JSON.stringify(clip(text));
 
 /** A challenge row as GET and consume show it, with its status at `now`. */
 export function toChallenge(row: ChallengeRow, now: number): ChallengeResource {
