@@ -1,8 +1,8 @@
-import { createRequire } from "node:module";
 import { Chalk } from "chalk";
 import { CommanderError } from "commander";
 import { ApiError, ConnectionError } from "../client/http.js";
 import { isAppError } from "../lib/app-error.js";
+import { packageVersion } from "../runtime/version.js";
 import { SIGNAL_EXIT } from "./interrupt.js";
 import { wantsColor } from "./output.js";
 import { createProgram } from "./program.js";
@@ -10,23 +10,6 @@ import { UsageError } from "./usage-error.js";
 
 /** Exit statuses (SANDBOX.md section 6). */
 export const EXIT = { ok: 0, apiError: 1, usage: 2 } as const;
-
-/** Set by the builds (scripts/build.mjs, build-binary.mjs); absent when running the sources. */
-declare const __MSGCTL_VERSION__: string | undefined;
-
-function version(): string {
-  if (typeof __MSGCTL_VERSION__ === "string") return __MSGCTL_VERSION__;
-  // src/cli/main.ts sits two levels under the package root.
-  const require = createRequire(import.meta.url);
-  for (const path of ["../package.json", "../../package.json"]) {
-    try {
-      return (require(path) as { version: string }).version;
-    } catch {
-      // try the other layout
-    }
-  }
-  return "0.0.0";
-}
 
 /** Maps anything a command threw to an exit status, printing it on stderr. */
 export function reportError(error: unknown, stderr: (text: string) => void = (t) => process.stderr.write(t)): number {
@@ -56,7 +39,7 @@ export function reportError(error: unknown, stderr: (text: string) => void = (t)
 
 /** The CLI's entry: parses argv, runs one command, exits with its status. */
 export async function run(argv: string[]): Promise<void> {
-  const program = createProgram(version());
+  const program = createProgram(packageVersion());
   let code: number = EXIT.ok;
   try {
     await program.parseAsync(argv);

@@ -1,4 +1,5 @@
 import { Command, Option } from "commander";
+import { addAttachmentCommands } from "./attachments-commands.js";
 import type { ConnectionFlags } from "./connection.js";
 import { wholeNumber } from "./flag-parsers.js";
 import { addMessageCommands, addMessageWaitCommand } from "./messages-commands.js";
@@ -163,6 +164,17 @@ export function createProgram(version: string): Command {
     );
 
   program
+    .command("openapi")
+    .description("print a host's OpenAPI 3.1 document (the one it serves at /openapi.json)")
+    .option("--host <host>", "messaging or otp", "messaging")
+    .action(
+      action(async (flags, out) => {
+        const { openapi } = await import("./commands/openapi.js");
+        await openapi({ host: flags.host }, out);
+      }),
+    );
+
+  program
     .command("trigger [event]")
     .description("run the real actions that cause EVENT and print what they created (--list names them)")
     .option("--list", "name every event trigger can cause")
@@ -175,6 +187,7 @@ export function createProgram(version: string): Command {
     );
 
   addMessageCommands(program, action);
+  addAttachmentCommands(program, action);
   addWebhookCommands(program, action);
   addOtpCommands(program, action);
   addOtpFaultCommand(program.commands.find((command) => command.name() === "simulate") as Command, action);

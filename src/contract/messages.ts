@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isUuid } from "../lib/ids.js";
+import { attachmentResource } from "./attachments.js";
 import { channel, pageQuery, timestamp, uuid } from "./common.js";
 
 /** Message status values (spec section 3). */
@@ -19,13 +20,13 @@ export const messageResource = z.object({
   reply_to: uuid.nullable(),
   error: z.string().nullable().meta({ description: "reason when status is failed" }),
   metadata: z.record(z.string(), z.unknown()).nullable().meta({ description: "group/inbound messages: sender_handle (iMessage/SMS) or sender_jid (WhatsApp)" }),
-  attachments: z.array(z.unknown()).meta({ description: "the message's attachments; empty when none" }),
+  attachments: z.array(attachmentResource).meta({ description: "the message's attachments, in order; empty when none" }),
   sent_at: timestamp.nullable(),
   delivered_at: timestamp.nullable(),
   read_at: timestamp.nullable(),
   edited_at: timestamp.nullable(),
   created_at: timestamp,
-});
+}).meta({ id: "Message", description: "A message (spec section 2)" });
 /** The Message resource (spec section 2). */
 export type MessageResource = z.output<typeof messageResource>;
 
@@ -64,11 +65,14 @@ export const listMessagesQuery = pageQuery.extend({ conversation_id: z.string().
 /** GET /v1/messages query, as a client sends it. */
 export type ListMessagesQuery = z.input<typeof listMessagesQuery>;
 
+/** GET /v1/handles/availability query. */
+export const availabilityQuery = z.object({ handle: z.string().max(320).meta({ description: "E.164 number or iMessage email", example: "+14155550191" }) });
+
 /** Handle availability (spec section 2, GET /v1/handles/availability). */
 export const handleAvailability = z.object({
   handle: z.string(),
   imessage: z.boolean().meta({ description: "registered with iMessage" }),
   channel: z.enum(["imessage", "sms"]).meta({ description: "the channel a send would use" }),
-});
+}).meta({ id: "HandleAvailability" });
 /** Handle availability (spec section 2). */
 export type HandleAvailability = z.output<typeof handleAvailability>;

@@ -3,7 +3,7 @@ import { timestamp } from "./common.js";
 import { numberResource } from "./numbers.js";
 
 /** The sandbox clock (SANDBOX.md section 4). */
-export const clockView = z.object({ now: timestamp, mode: z.enum(["real", "manual"]) });
+export const clockView = z.object({ now: timestamp, mode: z.enum(["real", "manual"]) }).meta({ id: "Clock" });
 /** The sandbox clock. */
 export type ClockView = z.output<typeof clockView>;
 
@@ -19,9 +19,12 @@ export const accountView = z.object({
   api_key: z.string().nullable(),
   otp_api_key: z.string().nullable(),
   numbers: z.array(numberResource),
-});
+}).meta({ id: "Account" });
 /** An account as the ready line and reset show it. */
 export type AccountView = z.output<typeof accountView>;
+
+/** GET /healthz. */
+export const healthResult = z.object({ status: z.literal("ok") });
 
 /** POST /sandbox/v1/reset: optionally a new fixture (SANDBOX.md section 2). */
 export const resetBody = z.strictObject({ fixture: z.unknown().optional() }).optional();

@@ -3,6 +3,7 @@ export type { Channel, Envelope, ErrorBody, ListEnvelope, Page, PageQuery } from
 export type { FaultName, FaultSwitch, NumberFaults, NumberResource } from "./numbers.js";
 export type { HandleAvailability, ListMessagesQuery, MessageResource, MessageStatus, SendMessageInput } from "./messages.js";
 export type { ChatResource } from "./chats.js";
+export type { AttachmentDelivery, AttachmentResource, MediaDecision, PresignInput, PresignResult } from "./attachments.js";
 export type { EventPayload, EventType, EventView } from "./events.js";
 export type {
   CreatedWebhook,

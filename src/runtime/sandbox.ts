@@ -19,11 +19,13 @@ import { openClock } from "../scheduler/clock.js";
 import { Scheduler } from "../scheduler/scheduler.js";
 import { createMessagingApp, createOtpApp, type HostApp } from "../server/hosts.js";
 import { serveApp, type ListeningHost } from "../server/listen.js";
+import { openBlobStore } from "../store/blob-store.js";
 import { openDatabase, type Db } from "../store/database.js";
 import { loadDefaultFixture, loadFixtureFile } from "./fixture-source.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { MODULES } from "./modules.js";
 import { sqliteAddon } from "./single-binary.js";
+import { packageVersion } from "./version.js";
 
 /** How to start a sandbox; every field has a default. */
 export interface SandboxOptions {
@@ -93,6 +95,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   // --- Store, clock, domain ---
   const db = await openDatabase(options.db ?? ":memory:", { nativeBinding: sqliteAddon() });
+  const blobs = openBlobStore(options.db ?? ":memory:");
   const clock = openClock(db, options.clock ?? "manual", Date.now());
   const modules = options.modules ?? MODULES;
   const bus = createBus((error) => logger.error("listener failed", { error: error instanceof Error ? error.stack : String(error) }));
@@ -105,6 +108,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     settings: { ...defaultSettings, ...options.settings },
     fetch: options.fetch,
     resolveHost: options.resolveHost ?? resolveWithDns,
+    blobs,
   });
   const seeded: CreatedAccount[] = isSeeded(ctx) ? [] : seedFixture(ctx, fixture);
 
@@ -126,8 +130,9 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   // --- Hosts ---
   const onUnexpectedError = (error: unknown) => logger.error("unexpected error", { error: error instanceof Error ? error.stack : String(error) });
-  const messagingApp = createMessagingApp({ ctx, control, onUnexpectedError });
-  const otpApp = createOtpApp({ ctx, control, onUnexpectedError });
+  const version = packageVersion();
+  const messagingApp = createMessagingApp({ ctx, control, version, onUnexpectedError });
+  const otpApp = createOtpApp({ ctx, control, version, onUnexpectedError });
   const host = options.host ?? "127.0.0.1";
   let hosts: ListeningHost[] = [];
   if (options.listen !== false) {
@@ -144,6 +149,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   const baseUrl = hosts[0]?.url ?? "http://messaging.invalid";
   const otpUrl = hosts[1]?.url ?? "http://otp.invalid";
+  Object.assign(ctx.urls, { messaging: baseUrl, otp: otpUrl });
   let stopped: Promise<void> | undefined;
 
   return {

@@ -3,6 +3,7 @@ import type { DomainContext } from "../domain/core/index.js";
 import type { SandboxControl } from "../domain/sandbox/index.js";
 import { createHostApp } from "./host-app.js";
 import type { Route } from "./route.js";
+import { attachmentRoutes } from "./routes/attachments.js";
 import { chatRoutes } from "./routes/chats.js";
 import { clockRoutes } from "./routes/control-clock.js";
 import { deliveryRoutes } from "./routes/control-deliveries.js";
@@ -13,6 +14,7 @@ import { resetRoutes } from "./routes/control-reset.js";
 import { simulateRoutes } from "./routes/control-simulate.js";
 import { worldRoutes } from "./routes/control-world.js";
 import { healthRoutes } from "./routes/health.js";
+import { openApiRoute } from "./routes/openapi.js";
 import { inspectorRoutes } from "./routes/inspector.js";
 import { messageRoutes } from "./routes/messages.js";
 import { numberRoutes } from "./routes/numbers.js";
@@ -28,6 +30,7 @@ export const messagingRoutes: Route[] = [
   ...healthRoutes,
   ...numberRoutes,
   ...messageRoutes,
+  ...attachmentRoutes,
   ...chatRoutes,
   ...webhookRoutes,
   ...controlRoutes,
@@ -43,6 +46,8 @@ export const otpRoutes: Route[] = [...healthRoutes, ...controlRoutes, ...challen
 export interface HostsOptions {
   ctx: DomainContext;
   control: SandboxControl;
+  /** msgctl's version, for the OpenAPI documents. */
+  version: string;
   onUnexpectedError?: (error: unknown, event: H3Event) => void;
 }
 
@@ -51,10 +56,12 @@ export type HostApp = H3;
 
 /** The messaging host app (sk_ keys). */
 export function createMessagingApp(options: HostsOptions): H3 {
-  return createHostApp({ ...options, keyKind: "messaging", routes: messagingRoutes });
+  const routes: Route[] = [...messagingRoutes, openApiRoute("messaging", () => routes, options.version)];
+  return createHostApp({ ...options, keyKind: "messaging", routes });
 }
 
 /** The OTP host app (otp_live_ keys). */
 export function createOtpApp(options: HostsOptions): H3 {
-  return createHostApp({ ...options, keyKind: "otp", routes: otpRoutes });
+  const routes: Route[] = [...otpRoutes, openApiRoute("otp", () => routes, options.version)];
+  return createHostApp({ ...options, keyKind: "otp", routes });
 }

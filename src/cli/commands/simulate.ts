@@ -3,14 +3,37 @@ import { connect, type ConnectionFlags } from "../connection.js";
 import type { Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
 import { faultDetails, messageDetails } from "./message-format.js";
+import { uploadFiles } from "./upload-files.js";
 
-/** `msgctl simulate inbound --from H --to N [--text T] [--channel C]`: prints the inbound Message. */
+/** `msgctl simulate inbound --from H --to N [--text T] [--attach FILE…] [--voice-memo] [--duration S] [--channel C]`: prints the inbound Message. */
 export async function simulateInbound(
-  options: ConnectionFlags & { from: string; to: string; text?: string; channel?: "imessage" | "sms" | "whatsapp" },
+  options: ConnectionFlags & {
+    from: string;
+    to: string;
+    text?: string;
+    attach?: string[];
+    voiceMemo?: boolean;
+    duration?: number;
+    channel?: "imessage" | "sms" | "whatsapp";
+  },
   out: Output,
 ): Promise<MessageResource> {
-  if (options.text === undefined) throw new UsageError("--text is required (inbound attachments are not simulated yet)");
-  const message = await connect(options).simulate.inbound({ from: options.from, to: options.to, text: options.text, channel: options.channel });
+  if (options.text === undefined && !options.attach?.length) throw new UsageError("Give --text, --attach FILE, or both");
+  if ((options.voiceMemo || options.duration !== undefined) && !options.attach?.length) {
+    throw new UsageError(`${options.voiceMemo ? "--voice-memo" : "--duration"} goes with --attach FILE`);
+  }
+  const client = connect(options);
+  // The contact's files are uploaded first; the inbound message then claims them.
+  const attachments = options.attach?.length ? await uploadFiles(client, options.attach, out) : [];
+  const message = await client.simulate.inbound({
+    from: options.from,
+    to: options.to,
+    text: options.text,
+    channel: options.channel,
+    ...(attachments.length > 0 ? { attachment_ids: attachments.map((a) => a.id) } : {}),
+    ...(options.voiceMemo ? { voice_memo: true } : {}),
+    ...(options.duration !== undefined ? { duration_seconds: options.duration } : {}),
+  });
   out.result(message, (m) => messageDetails(out.color, m));
   return message;
 }

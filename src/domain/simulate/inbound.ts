@@ -8,6 +8,7 @@ import { parseInput } from "../../lib/validation.js";
 import { markInbound } from "../../store/conversations.js";
 import { insertMessage } from "../../store/messages.js";
 import type { MessagesTable } from "../../store/schema.js";
+import { attachInbound } from "../attachments/index.js";
 import { serviceOf, threadForMessage } from "../conversations/index.js";
 import { emitEvent, nextListTime, type DomainContext } from "../core/index.js";
 import { freshRetryColumns, inboundChannel, receivedFields, toMessage, whatsappJid, type MessageResource } from "../messages/index.js";
@@ -15,14 +16,20 @@ import { isOtpNumber } from "../otp/index.js";
 import { contactProfile, numberByHandle } from "../world/index.js";
 
 /**
- * `simulate inbound` (SANDBOX.md section 6): a contact sends a one-to-one text to one of the
- * account's numbers. Creates the thread on first contact, records the sender in `metadata`
+ * `simulate inbound` (SANDBOX.md section 6): a contact sends a one-to-one message (text and/or
+ * uploaded attachments, which it claims) to one of the account's numbers. Creates the thread on first contact, records the sender in `metadata`
  * (`sender_handle`, or `sender_jid` on WhatsApp) and fires message.received. Such a message is
  * the "inbound message on record" that lets the account write to an Android contact.
  */
 export function simulateInbound(ctx: DomainContext, accountId: string, input: unknown): MessageResource {
   if (input === undefined) throw invalidRequest('body: required, e.g. { "from": "+14155550191", "to": "+14155550101", "text": "hi" }');
   const body = parseInput(inboundBody, input);
+  const attachmentIds = body.attachment_ids ?? [];
+  if (body.text === undefined && attachmentIds.length === 0) throw invalidRequest("text: text or attachment_ids is required");
+  if (new Set(attachmentIds.map((id) => id.toLowerCase())).size !== attachmentIds.length) throw invalidRequest("attachment_ids: lists an attachment twice");
+  if (attachmentIds.length === 0 && (body.voice_memo || body.duration_seconds !== undefined)) {
+    throw invalidRequest(`${body.voice_memo ? "voice_memo" : "duration_seconds"}: needs attachment_ids`);
+  }
   const from = requireHandle(body.from, "from");
   const toHandle = normalizePhone(body.to);
   const number = toHandle ? numberByHandle(ctx, toHandle) : undefined;
@@ -47,8 +54,10 @@ export function simulateInbound(ctx: DomainContext, accountId: string, input: un
     const thread = threadForMessage(ctx, accountId, number.handle, from, serviceOf(channel), createdAt);
     markInbound(ctx.db, thread.id, channel, createdAt);
     const metadata = channel === "whatsapp" ? { sender_jid: whatsappJid(from) } : { sender_handle: from };
+    const id = timeOrderedUuid(ctx.ids, createdAt);
+    if (attachmentIds.length > 0) attachInbound(ctx, accountId, attachmentIds, id, { channel, voiceMemo: body.voice_memo, durationSeconds: body.duration_seconds });
     const row: MessagesTable = {
-      id: timeOrderedUuid(ctx.ids, createdAt),
+      id,
       account_id: accountId,
       conversation_id: thread.id,
       direction: "inbound",
@@ -58,13 +67,13 @@ export function simulateInbound(ctx: DomainContext, accountId: string, input: un
       number_handle: number.handle,
       remote_handle: from,
       requested_channel: null,
-      text: body.text,
+      text: body.text ?? null,
       effect: null,
       reply_to: null,
       error: null,
       metadata: JSON.stringify(metadata),
-      has_attachments: 0,
-      voice_memo: 0,
+      has_attachments: attachmentIds.length > 0 ? 1 : 0,
+      voice_memo: body.voice_memo ? 1 : 0,
       media_quality: "fit",
       ...freshRetryColumns(),
       next_attempt_at: null,
