@@ -45,7 +45,7 @@ export const createdChallenge = z.object({
   expires_at: timestamp.meta({ description: "10 minutes after creation" }),
   send_to: sendTo,
   whatsapp: whatsappTarget.nullable().meta({ description: "null when the sandbox's fixture offers no WhatsApp OTP number" }),
-});
+}).meta({ id: "CreatedChallenge", description: "The create response (spec section 2): the only answer that carries the code" });
 /** The create response of POST /v1/challenges. */
 export type CreatedChallenge = z.output<typeof createdChallenge>;
 
@@ -58,7 +58,7 @@ export const challengeResource = z.object({
   verified_at: timestamp.nullable(),
   consumed_at: timestamp.nullable(),
   created_at: timestamp,
-});
+}).meta({ id: "Challenge", description: "A challenge (spec section 2); its status follows spec section 3" });
 /** A challenge as GET and consume return it. */
 export type ChallengeResource = z.output<typeof challengeResource>;
 
@@ -112,7 +112,7 @@ export const otpText = z.object({
   members: z.array(z.string()).nullable().meta({ description: "other members when the text came from a group chat" }),
   outcome: z.enum(TEXT_OUTCOMES).nullable().meta({ description: "inbound texts: what the service made of it" }),
   created_at: timestamp,
-});
+}).meta({ id: "OtpText", description: "One text in an OTP number's thread with a phone" });
 /** One text in an OTP thread. */
 export type OtpText = z.output<typeof otpText>;
 
@@ -123,7 +123,7 @@ export const otpTextResult = z.object({
   outcome: z.enum(TEXT_OUTCOMES),
   explanation: z.string().meta({ description: "why, in a sentence" }),
   challenge: challengeResource.nullable().meta({ description: "the challenge texted (by id), or this account's challenge the text concerned" }),
-});
+}).meta({ id: "OtpTextResult" });
 /** The answer to a text. */
 export type OtpTextResult = z.output<typeof otpTextResult>;
 
@@ -143,6 +143,6 @@ export const otpFaultBody = z.strictObject({
 /** The OTP host's simulated faults. */
 export const otpFaults = z.object({
   unavailable: z.boolean().meta({ description: "true: every /v1 path of the OTP host answers 503 unavailable" }),
-});
+}).meta({ id: "OtpFaults" });
 /** The OTP host's simulated faults. */
 export type OtpFaults = z.output<typeof otpFaults>;
