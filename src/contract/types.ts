@@ -17,6 +17,20 @@ export type {
   WebhookWithSecret,
 } from "./webhooks.js";
 export type { ContactTraits, ContactView, InboundInput, SimulateEditInput, SimulateReactionInput, SimulateTypingInput } from "./world.js";
+export type {
+  ChallengeResource,
+  ChallengeStatus,
+  ChallengeTextInput,
+  CreateChallengeInput,
+  CreatedChallenge,
+  OtpChallengeView,
+  OtpFaults,
+  OtpText,
+  OtpTextInput,
+  OtpTextResult,
+  OtpTextsQuery,
+  TextOutcome,
+} from "./otp.js";
 export type { AccountView, ClockView } from "./sandbox.js";
 export type { Fixture, FixtureInput } from "./fixture.js";
 export type { Settings } from "./settings.js";

@@ -1,5 +1,6 @@
 import type {
   AccountView,
+  ChallengeTextInput,
   AttachmentResource,
   ChatResource,
   ClockView,
@@ -12,6 +13,9 @@ import type {
   MessageResource,
   NumberFaults,
   NumberResource,
+  OtpChallengeView,
+  OtpText,
+  OtpTextResult,
   ReactionView,
   SendMessageInput,
   WebhookResource,
@@ -110,6 +114,11 @@ export class Api {
   faults = (handle: string) => this.request<NumberFaults>("GET", `/sandbox/v1/numbers/${enc(handle)}/faults`);
   setFault = (handle: string, fault: FaultName, options: { count?: number; off?: boolean } = {}) =>
     this.request<NumberFaults>("POST", `/sandbox/v1/numbers/${enc(handle)}/faults`, { fault, ...options });
+
+  // --- OTP (the OTP control routes, served on this host too) ---
+  otpChallenges = () => this.request<OtpChallengeView[]>("GET", "/sandbox/v1/otp/challenges?limit=100");
+  otpTexts = (phone: string) => this.list<OtpText>("/sandbox/v1/otp/texts", { phone, limit: 100 });
+  textChallenge = (id: string, input: ChallengeTextInput) => this.request<OtpTextResult>("POST", `/sandbox/v1/otp/challenges/${enc(id)}/texts`, input);
 
   // --- Webhooks and deliveries ---
   webhooks = () => this.list<WebhookResource>("/v1/webhooks", { limit: 100 });

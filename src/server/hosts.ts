@@ -10,6 +10,8 @@ import { deliveryRoutes } from "./routes/control-deliveries.js";
 import { eventRoutes } from "./routes/control-events.js";
 import { accountRoutes } from "./routes/control-accounts.js";
 import { activityRoutes } from "./routes/control-activity.js";
+import { otpControlRoutes } from "./routes/control-otp.js";
+import { otpChallengeListRoutes } from "./routes/control-otp-challenges.js";
 import { resetRoutes } from "./routes/control-reset.js";
 import { simulateRoutes } from "./routes/control-simulate.js";
 import { worldRoutes } from "./routes/control-world.js";
@@ -18,6 +20,7 @@ import { openApiRoute } from "./routes/openapi.js";
 import { inspectorRoutes } from "./routes/inspector.js";
 import { messageRoutes } from "./routes/messages.js";
 import { numberRoutes } from "./routes/numbers.js";
+import { challengeRoutes } from "./routes/otp.js";
 import { webhookRoutes } from "./routes/webhooks.js";
 
 /** The control API routes both hosts serve under /sandbox/v1. */
@@ -37,10 +40,13 @@ export const messagingRoutes: Route[] = [
   ...worldRoutes,
   ...simulateRoutes,
   ...activityRoutes,
+  // The OTP control routes on this host too: the inspector reaches everything through one origin.
+  ...otpControlRoutes,
+  ...otpChallengeListRoutes,
 ];
 
 /** Every route of the OTP host: spec 4.6 under /v1, the control API, health. */
-export const otpRoutes: Route[] = [...healthRoutes, ...controlRoutes];
+export const otpRoutes: Route[] = [...healthRoutes, ...controlRoutes, ...challengeRoutes, ...otpControlRoutes, ...otpChallengeListRoutes];
 
 /** What both hosts are built from. */
 export interface HostsOptions {

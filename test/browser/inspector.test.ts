@@ -138,6 +138,35 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
     expect(await image.getAttribute("alt")).toBe("photo.png");
   });
 
+  it("verifies an OTP challenge when “Text the right code” is clicked; a wrong code counts; expiry counts down on the sandbox clock", async () => {
+    const { otp_url: otpUrl, accounts } = sandbox.serve.ready;
+    const create = async (phone: string) =>
+      ((await (await fetch(`${otpUrl}/v1/challenges`, { method: "POST", headers: { authorization: `Bearer ${accounts[0]?.otp_api_key}`, "content-type": "application/json" }, body: JSON.stringify({ phone }) })).json()) as { data: { id: string; code: string } }).data;
+    const right = await create("+14155550123");
+    await page.goto(`${sandbox.serve.ready.inspector_url}#/otp`);
+    const card = page.locator(`[data-challenge-id="${right.id}"]`);
+    await card.locator(".code", { hasText: right.code }).waitFor();
+    expect(await card.locator(".meta").textContent()).toContain("expires in 10 m");
+    // A challenge created while the page is open appears live.
+    const wrong = await create("+14155550124");
+    const wrongCard = page.locator(`[data-challenge-id="${wrong.id}"]`);
+    await wrongCard.waitFor();
+
+    await card.getByRole("button", { name: "Text the right code" }).click();
+    await page.locator(`[data-challenge-id="${right.id}"][data-status="verified"]`).waitFor();
+    const thread = page.getByRole("region", { name: "+14155550123's OTP thread" });
+    await thread.locator(".message.mine", { hasText: right.code }).waitFor();
+    await thread.locator(".message.theirs", { hasText: "verified" }).waitFor();
+    const status = await (await fetch(`${otpUrl}/v1/challenges/${right.id}`, { headers: { authorization: `Bearer ${accounts[0]?.otp_api_key}` } })).json();
+    expect(status.data.status).toBe("verified");
+    await screenshot(page, "otp-1280");
+
+    await wrongCard.getByRole("button", { name: "Text a wrong code" }).click();
+    await wrongCard.locator(".meta", { hasText: "1 wrong text" }).waitFor();
+    await page.getByRole("button", { name: "Advance the clock 10m" }).click();
+    await page.locator(`[data-challenge-id="${wrong.id}"][data-status="expired"]`).waitFor();
+  });
+
   it("lists events live with their payloads", async () => {
     await page.goto(`${sandbox.serve.ready.inspector_url}#/events`);
     const typing = await sandbox.cli("simulate", "typing", "--from", IPHONE, "--to", MAIN);

@@ -12,6 +12,7 @@ import { attachInbound } from "../attachments/index.js";
 import { serviceOf, threadForMessage } from "../conversations/index.js";
 import { emitEvent, nextListTime, type DomainContext } from "../core/index.js";
 import { freshRetryColumns, inboundChannel, receivedFields, toMessage, whatsappJid, type MessageResource } from "../messages/index.js";
+import { isOtpNumber } from "../otp/index.js";
 import { contactProfile, numberByHandle } from "../world/index.js";
 
 /**
@@ -32,7 +33,13 @@ export function simulateInbound(ctx: DomainContext, accountId: string, input: un
   const from = requireHandle(body.from, "from");
   const toHandle = normalizePhone(body.to);
   const number = toHandle ? numberByHandle(ctx, toHandle) : undefined;
-  if (!number || number.accountId !== accountId) throw invalidRequest(`to: ${clip(body.to)} is not one of this account's numbers`);
+  if (!number || number.accountId !== accountId) {
+    // The OTP numbers are the OTP service's, on the other host: texts to them are judged there.
+    if (toHandle && isOtpNumber(ctx, toHandle)) {
+      throw invalidRequest(`to: ${toHandle} is the OTP service's number: text it with \`msgctl otp text\` (POST /sandbox/v1/otp/texts on the OTP host)`);
+    }
+    throw invalidRequest(`to: ${clip(body.to)} is not one of this account's numbers`);
+  }
   const profile = contactProfile(ctx, from);
   const channel = body.channel ?? inboundChannel(number, profile);
   if (!number.channels.includes(channel)) throw invalidRequest(`channel: ${number.handle} does not serve ${channel}`);
