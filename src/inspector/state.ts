@@ -69,14 +69,27 @@ export function useInspector(): InspectorState {
 export const currentState = () => state;
 
 const ACCOUNT_KEY = "msgctl-inspector-account";
+/** Keys pasted in this tab, by account name: accounts made on demand never show theirs again. */
+const PASTED_KEYS = "msgctl-inspector-keys";
 
-/** Starts with `key`: lists the accounts it may see, picks the remembered one, goes live. */
-export async function start(key: string | null): Promise<void> {
+const pastedKeys = (): Record<string, string> => JSON.parse(sessionStorage.getItem(PASTED_KEYS) ?? "{}") as Record<string, string>;
+
+/**
+ * Starts with `key`: lists the accounts, gives the key (and keys pasted before) to the accounts
+ * they belong to, picks the remembered account, goes live. `pasted` is a key a person gave.
+ */
+export async function start(key: string | null, pasted = false): Promise<void> {
   if (!key) return update({ problem: "This sandbox shows no key here: paste an API key (sk_…) of one of its accounts." });
   try {
-    const accounts = await new Api(key).accounts();
-    const remembered = sessionStorage.getItem(ACCOUNT_KEY);
+    const api = new Api(key);
+    const [listed, own] = await Promise.all([api.accounts(), api.numbers()]);
+    // The key's account is the one with its numbers.
+    const mine = listed.find((account) => account.numbers.some((number) => own.some((o) => o.handle === number.handle)));
+    const keys = pastedKeys();
+    if (pasted && mine) sessionStorage.setItem(PASTED_KEYS, JSON.stringify({ ...keys, [mine.name]: key }));
+    const accounts = listed.map((account) => ({ ...account, api_key: account.api_key ?? (account === mine ? key : (keys[account.name] ?? null)) }));
     const usable = accounts.filter((account) => account.api_key);
+    const remembered = pasted ? mine?.name : sessionStorage.getItem(ACCOUNT_KEY);
     const account = usable.find((a) => a.name === remembered) ?? usable.find((a) => a.api_key === key) ?? usable[0];
     if (!account?.api_key) return update({ problem: "No account of this sandbox has a key the page may use: paste one." });
     update({ accounts, problem: null });
@@ -89,6 +102,8 @@ export async function start(key: string | null): Promise<void> {
 /** Shows another account: its key, its threads, its events. */
 export async function switchAccount(account: AccountView): Promise<void> {
   if (!account.api_key) return;
+  // A thread or delivery open in the address belongs to the account shown before.
+  if (state.account && state.account.name !== account.name) location.hash = location.hash.split("/").slice(0, 2).join("/");
   disconnect?.();
   sessionStorage.setItem(ACCOUNT_KEY, account.name);
   const api = new Api(account.api_key);

@@ -7,6 +7,9 @@ import { OtpView } from "./otp.js";
 import { PhonesView } from "./phones.js";
 import { WebhooksView } from "./webhooks.js";
 
+/** The switcher's last choice: paste the key of an account whose key the sandbox no longer shows. */
+const ANOTHER_KEY = "\u0000another-key";
+
 const TABS: [ViewName, string][] = [
   ["phones", "Phones"],
   ["events", "Events"],
@@ -24,24 +27,30 @@ export function App() {
     <div class="app">
       <header class="top">
         <h1 class="brand">msgctl</h1>
-        {inspector.accounts.length > 1 && (
-          <label class="account">
-            <span class="label">Account</span>
-            <select
-              value={inspector.account.name}
-              onChange={(e) => {
-                const next = inspector.accounts.find((a) => a.name === e.currentTarget.value);
-                if (next) void switchAccount(next);
-              }}
-            >
-              {inspector.accounts.map((a) => (
-                <option key={a.name} value={a.name} disabled={!a.api_key}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        <label class="account">
+          <span class="label">Account</span>
+          <select
+            value={inspector.account.name}
+            onChange={(e) => {
+              const choice = e.currentTarget.value;
+              if (choice === ANOTHER_KEY) {
+                e.currentTarget.value = inspector.account?.name ?? "";
+                const key = prompt("API key (sk_…) of the account to show:");
+                if (key?.trim()) void start(key.trim(), true);
+                return;
+              }
+              const next = inspector.accounts.find((a) => a.name === choice);
+              if (next) void switchAccount(next);
+            }}
+          >
+            {inspector.accounts.map((a) => (
+              <option key={a.name} value={a.name} disabled={!a.api_key}>
+                {a.api_key ? a.name : `${a.name} (key needed)`}
+              </option>
+            ))}
+            <option value={ANOTHER_KEY}>Another key…</option>
+          </select>
+        </label>
         <ClockBar />
         <span class={`live ${inspector.connected ? "on" : "off"}`} role="status" title={inspector.connected ? "Updating live" : "Reconnecting to the sandbox"}>
           {inspector.connected ? "live" : "offline"}
@@ -72,7 +81,7 @@ function KeyForm({ problem }: { problem: string }) {
       class="key-form"
       onSubmit={(e) => {
         e.preventDefault();
-        void start(key.trim());
+        void start(key.trim(), true);
       }}
     >
       <h1>msgctl inspector</h1>
