@@ -1,5 +1,6 @@
 import { HttpClient, type ClientOptions } from "./http.js";
-import { chatsClient, messagesClient } from "./messages.js";
+import { chatsClient } from "./chats.js";
+import { messagesClient } from "./messages.js";
 import { numbersClient, sandboxClient } from "./sandbox.js";
 import { webhooksClient } from "./webhooks.js";
 import { contactsClient, simulateClient } from "./world.js";

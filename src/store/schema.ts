@@ -1,3 +1,4 @@
+import type { ConversationTables } from "./tables/conversations.js";
 import type { FoundationTables } from "./tables/foundation.js";
 import type { MessagingTables } from "./tables/messaging.js";
 import type { WebhookTables } from "./tables/webhooks.js";
@@ -5,6 +6,7 @@ import type { WebhookTables } from "./tables/webhooks.js";
 export type * from "./tables/foundation.js";
 export type * from "./tables/messaging.js";
 export type * from "./tables/webhooks.js";
+export type * from "./tables/conversations.js";
 
 /** Every table, as kysely sees it. */
-export interface Database extends FoundationTables, MessagingTables, WebhookTables {}
+export interface Database extends FoundationTables, MessagingTables, WebhookTables, ConversationTables {}

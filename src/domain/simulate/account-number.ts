@@ -1,0 +1,13 @@
+import { invalidRequest } from "../../lib/app-error.js";
+import { normalizePhone } from "../../lib/handles.js";
+import type { DomainContext } from "../core/index.js";
+import { numberByHandle, type AccountNumber } from "../world/index.js";
+
+/** The account's number named by `to` in a simulate body (400 naming `to` otherwise). */
+export function accountNumberOf(ctx: DomainContext, accountId: string, to: string | undefined, unless = "group"): AccountNumber {
+  if (to === undefined) throw invalidRequest(`to: required (one of the account's numbers) unless ${unless} is set`);
+  const handle = normalizePhone(to);
+  const number = handle ? numberByHandle(ctx, handle) : undefined;
+  if (!number || number.accountId !== accountId) throw invalidRequest(`to: ${to} is not one of this account's numbers`);
+  return number;
+}
