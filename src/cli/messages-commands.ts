@@ -1,4 +1,5 @@
 import { Option, type Command } from "commander";
+import { addGroupSimulateCommands } from "./chats-commands.js";
 import type { action as Action } from "./program.js";
 
 const int = (name: string) => (value: string) => {
@@ -9,7 +10,7 @@ const int = (name: string) => (value: string) => {
 const STATUSES = ["queued", "sent", "delivered", "read", "failed", "unsent"];
 
 /**
- * `msgctl send`, `messages …`, `chats list|get`, `availability`, `contacts …` and `simulate …` (SANDBOX.md section 6):
+ * `msgctl send`, `messages …`, `availability`, `contacts …` and `simulate …` (SANDBOX.md section 6):
  * maps flags to options and lazily imports the command functions, like program.ts.
  */
 export function addMessageCommands(program: Command, action: typeof Action): void {
@@ -34,18 +35,6 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .addOption(new Option("--wait <status>", "block until the message is at this status or past it").choices(["sent", "delivered", "read"]))
     .option("--timeout <duration>", "real time to wait with --wait", "10s")
     .action(action(async (flags, out) => (await messages()).send(flags, out)));
-
-  const chats = program.command("chats").description("conversations: one-to-one threads (groups in a later version)");
-  chats
-    .command("list")
-    .description("threads, newest activity first (GET /v1/chats)")
-    .option("--limit <n>", "page size, 1-100", int("--limit"))
-    .option("--before <timestamp>", "cursor: the last_message_at of the oldest thread seen")
-    .action(action(async (flags, out) => (await import("./commands/chats.js")).chatsList(flags, out)));
-  chats
-    .command("get <id>")
-    .description("one thread (GET /v1/chats/:id)")
-    .action(action(async (flags, out, id: string) => (await import("./commands/chats.js")).chatsGet(id, flags, out)));
 
   const list = program.command("messages").description("list, read and act on messages");
   list
@@ -108,11 +97,13 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
   const sim = program.command("simulate").description("play the contacts' side and the network: inbound messages, receipts, faults");
   sim
     .command("inbound")
-    .description("a contact sends a one-to-one message; prints the inbound message")
+    .description("a contact sends a message, one-to-one or into a group; prints the inbound message")
     .requiredOption("--from <handle>", "the contact")
-    .requiredOption("--to <number>", "one of the account's numbers")
+    .option("--to <number>", "one of the account's numbers (optional with --group)")
     .option("--text <text>", "message text")
     .addOption(new Option("--channel <channel>", "default: iMessage if both sides have it, else SMS (WhatsApp on WhatsApp-only numbers)").choices(["imessage", "sms", "whatsapp"]))
+    .option("--members <handles>", "a new group: every other participant, H,H… (your numbers among them get it too)")
+    .option("--group <id>", "an existing group: one of its conversations' id")
     .action(action(async (flags, out) => (await simulate()).simulateInbound(flags as never, out)));
   for (const what of ["delivered", "read"] as const) {
     sim
@@ -134,11 +125,13 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .action(action(async (flags, out, id: string) => (await simulate()).simulateReaction(id, flags as never, out)));
   sim
     .command("typing")
-    .description("a contact starts (or stops) typing in their thread with one of your numbers")
+    .description("a contact starts (or stops) typing in their thread with one of your numbers, or in a group")
     .requiredOption("--from <handle>", "the contact")
-    .requiredOption("--to <number>", "one of the account's numbers")
+    .option("--to <number>", "one of the account's numbers (their one-to-one thread)")
+    .option("--group <id>", "a group's conversation id, instead of --to")
     .option("--stop", "the contact stops typing")
     .action(action(async (flags, out) => (await simulate()).simulateTyping(flags as never, out)));
+  addGroupSimulateCommands(sim, action);
   sim
     .command("edit <id>")
     .description("a contact edits their message")

@@ -1,4 +1,5 @@
 import { Command, Option } from "commander";
+import { addChatCommands } from "./chats-commands.js";
 import type { ConnectionFlags } from "./connection.js";
 import { addMessageCommands, addMessageWaitCommand } from "./messages-commands.js";
 import { processOutput, type Output } from "./output.js";
@@ -129,6 +130,7 @@ export function createProgram(version: string): Command {
     );
 
   addMessageCommands(program, action);
+  addChatCommands(program, action);
   addWebhookCommands(program, action);
 
   // --- Waiting ---

@@ -2,15 +2,26 @@ import type { ChatResource, FaultName, MessageResource, NumberFaults } from "../
 import { connect, type ConnectionFlags } from "../connection.js";
 import type { Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
+import { handleList } from "./chats.js";
 import { faultDetails, messageDetails } from "./message-format.js";
 
-/** `msgctl simulate inbound --from H --to N [--text T] [--channel C]`: prints the inbound Message. */
+/** `msgctl simulate inbound --from H --to N [--text T] [--channel C] [--members H,H… | --group ID]`: prints the inbound Message. */
 export async function simulateInbound(
-  options: ConnectionFlags & { from: string; to: string; text?: string; channel?: "imessage" | "sms" | "whatsapp" },
+  options: ConnectionFlags & { from: string; to?: string; text?: string; channel?: "imessage" | "sms" | "whatsapp"; members?: string; group?: string },
   out: Output,
 ): Promise<MessageResource> {
   if (options.text === undefined) throw new UsageError("--text is required (inbound attachments are not simulated yet)");
-  const message = await connect(options).simulate.inbound({ from: options.from, to: options.to, text: options.text, channel: options.channel });
+  if (options.members !== undefined && options.group !== undefined) throw new UsageError("Use --members H,H… (a new group) or --group ID (an existing one), not both");
+  if (options.to === undefined && options.group === undefined) throw new UsageError("--to N (one of your numbers) is required, unless --group ID");
+  const members = options.members === undefined ? undefined : handleList(options.members, "--members");
+  const message = await connect(options).simulate.inbound({
+    from: options.from,
+    to: options.to,
+    text: options.text,
+    channel: options.channel,
+    members,
+    group: options.group,
+  });
   out.result(message, (m) => messageDetails(out.color, m));
   return message;
 }
@@ -35,9 +46,10 @@ export async function simulateReaction(id: string, options: ConnectionFlags & { 
   return message;
 }
 
-/** `msgctl simulate typing --from H --to N [--stop]`. */
-export async function simulateTyping(options: ConnectionFlags & { from: string; to: string; stop?: boolean }, out: Output): Promise<ChatResource> {
-  const chat = await connect(options).simulate.typing({ from: options.from, to: options.to, typing: !options.stop });
+/** `msgctl simulate typing --from H --to N | --group ID [--stop]`. */
+export async function simulateTyping(options: ConnectionFlags & { from: string; to?: string; group?: string; stop?: boolean }, out: Output): Promise<ChatResource> {
+  if ((options.to === undefined) === (options.group === undefined)) throw new UsageError("Name the thread: --to N (one-to-one) or --group ID, one of them");
+  const chat = await connect(options).simulate.typing({ from: options.from, to: options.to, conversation_id: options.group, typing: !options.stop });
   out.result(chat, (c) => [`${options.from} ${options.stop ? "stopped typing" : "is typing"} in ${c.id}`]);
   return chat;
 }
