@@ -10,15 +10,19 @@ const withWhom = (c: ChatResource, width = 48) => {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 };
 
-/** Key/value lines for one chat. */
+/** Key/value lines for one chat: a one-to-one thread's contact, or a group's title and members. */
 export function chatDetails(color: ChalkInstance, c: ChatResource): string[] {
+  const who: [string, unknown][] = c.is_group
+    ? [
+        ["group", "yes"],
+        ["title", c.title],
+        ["participants", c.participants.join(", ")],
+      ]
+    : [["with", c.remote_handle]];
   return details(color, [
     ["id", c.id],
     ["from", c.from_handle],
-    ["with", c.is_group ? null : c.remote_handle],
-    ["group", c.is_group],
-    ["title", c.title],
-    ["participants", c.participants.join(", ")],
+    ...who,
     ["last message", c.last_message_at],
     ["created", c.created_at],
     ["updated", c.updated_at],
@@ -102,7 +106,7 @@ export async function chatsTyping(id: string, options: ConnectionFlags & { stop?
   if (options.stop) out.line(`Typing bubble hidden in ${chat.id}`);
   else {
     const { typing_expires_at: until } = await client.simulate.remoteView(chat.id);
-    out.line(`Typing bubble shown in ${chat.id} until ${until} (it hides by itself; send again to keep it)`);
+    out.line(`Typing bubble shown in ${chat.id} until ${until} (it hides by itself; run again to keep it showing)`);
   }
   return chat;
 }

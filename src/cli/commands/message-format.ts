@@ -25,6 +25,8 @@ export function messageDetails(color: ChalkInstance, m: MessageResource): string
   if (m.reply_to) entries.push(["reply to", m.reply_to]);
   if (m.metadata) entries.push(["metadata", m.metadata]);
   if (m.attachments.length > 0) entries.push(["attachments", m.attachments]);
+  // A group message: how far it got with each member.
+  if (m.recipients?.length) entries.push(["recipients", m.recipients.map((r) => `${r.handle} ${r.read_at ? "read" : r.delivered_at ? "delivered" : "sent"}`).join(", ")]);
   entries.push(["created", m.created_at]);
   for (const [label, value] of [["sent", m.sent_at], ["delivered", m.delivered_at], ["read", m.read_at], ["edited", m.edited_at]] as const) {
     if (value) entries.push([label, value]);
