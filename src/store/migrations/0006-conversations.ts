@@ -32,7 +32,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable("group_messages")
-    .addColumn("message_id", "text", (c) => c.primaryKey())
+    // Cascades: whatever removes a message (an account's deletion) removes its group rows too.
+    .addColumn("message_id", "text", (c) => c.primaryKey().references("messages.id").onDelete("cascade"))
     .addColumn("group_id", "text", (c) => c.notNull())
     .addColumn("origin_id", "text", (c) => c.notNull())
     .addColumn("created_at", "integer", (c) => c.notNull())
@@ -41,7 +42,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable("group_receipts")
-    .addColumn("message_id", "text", (c) => c.notNull())
+    .addColumn("message_id", "text", (c) => c.notNull().references("messages.id").onDelete("cascade"))
     .addColumn("handle", "text", (c) => c.notNull())
     .addColumn("position", "integer", (c) => c.notNull())
     .addColumn("delivered_at", "integer")
