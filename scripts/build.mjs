@@ -1,7 +1,7 @@
 // Bundles the CLI and the library entry with esbuild, dependencies included: loading one file
 // instead of hundreds of small ESM modules is most of msgctl's start-up time (bench/README.md).
 // better-sqlite3 stays external: its native addon cannot be bundled.
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 // Stale chunks from earlier builds would be loaded by nothing but still shipped.
@@ -23,5 +23,6 @@ await build({
   keepNames: true,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
+  define: { __MSGCTL_VERSION__: JSON.stringify(JSON.parse(readFileSync("package.json", "utf8")).version) },
   logLevel: "warning",
 });

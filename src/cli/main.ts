@@ -10,8 +10,12 @@ import { UsageError } from "./usage-error.js";
 /** Exit statuses (SANDBOX.md section 6). */
 export const EXIT = { ok: 0, apiError: 1, usage: 2 } as const;
 
+/** Set by the builds (scripts/build.mjs, build-binary.mjs); absent when running the sources. */
+declare const __MSGCTL_VERSION__: string | undefined;
+
 function version(): string {
-  // dist/cli.js and src/cli/main.ts sit one and two levels under the package root.
+  if (typeof __MSGCTL_VERSION__ === "string") return __MSGCTL_VERSION__;
+  // src/cli/main.ts sits two levels under the package root.
   const require = createRequire(import.meta.url);
   for (const path of ["../package.json", "../../package.json"]) {
     try {
@@ -38,7 +42,7 @@ export function reportError(error: unknown, stderr: (text: string) => void = (t)
     stderr(`${c.red("error")} ${(error as Error).message}\n`);
     return EXIT.usage;
   }
-  if (error instanceof ConnectionError || ["WaitTimeout", "SignatureMismatch"].includes((error as Error)?.name)) {
+  if (error instanceof ConnectionError || ["WaitTimeout", "SignatureMismatch", "TriggerFailed"].includes((error as Error)?.name)) {
     stderr(`${c.red("error")} ${(error as Error).message}\n`);
     return EXIT.apiError;
   }

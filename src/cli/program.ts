@@ -1,4 +1,4 @@
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { addChatCommands } from "./chats-commands.js";
 import type { ConnectionFlags } from "./connection.js";
 import { addMessageCommands, addMessageWaitCommand } from "./messages-commands.js";
@@ -22,7 +22,7 @@ export function action<A extends unknown[]>(fn: (flags: GlobalFlags & Record<str
 }
 
 const int = (name: string) => (value: string) => {
-  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number (got ${value})`);
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number (got ${value})`);
   return Number(value);
 };
 
@@ -126,6 +126,49 @@ export function createProgram(version: string): Command {
       action(async (flags, out) => {
         const { numbersList } = await import("./commands/numbers.js");
         await numbersList(flags, out);
+      }),
+    );
+
+  const accounts = program.command("accounts").description("accounts on demand, for parallel test workers sharing one sandbox");
+  accounts
+    .command("create")
+    .description("make a fresh account with its own keys and pool numbers (keys shown once)")
+    .option("--name <name>", "account name (default: account-<n>)")
+    .option("--numbers <count>", "how many pool numbers (1-20)", int("--numbers"), 1)
+    .action(
+      action(async (flags, out) => {
+        const { accountsCreate } = await import("./commands/accounts.js");
+        await accountsCreate(flags, out);
+      }),
+    );
+  accounts
+    .command("list")
+    .description("every account with its numbers")
+    .action(
+      action(async (flags, out) => {
+        const { accountsList } = await import("./commands/accounts.js");
+        await accountsList(flags, out);
+      }),
+    );
+  accounts
+    .command("delete <name>")
+    .description("delete an account and all its data")
+    .action(
+      action(async (flags, out, name: string) => {
+        const { accountsDelete } = await import("./commands/accounts.js");
+        await accountsDelete(name, flags, out);
+      }),
+    );
+
+  program
+    .command("trigger [event]")
+    .description("run the real actions that cause EVENT and print what they created (--list names them)")
+    .option("--list", "name every event trigger can cause")
+    .action(
+      action(async (flags, out, event?: string) => {
+        const { trigger, triggerListCommand } = await import("./commands/trigger.js");
+        if (flags.list) triggerListCommand(out);
+        else await trigger(event, flags, out);
       }),
     );
 

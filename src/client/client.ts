@@ -1,3 +1,4 @@
+import { accountsClient } from "./accounts.js";
 import { HttpClient, type ClientOptions } from "./http.js";
 import { chatsClient } from "./chats.js";
 import { messagesClient } from "./messages.js";
@@ -17,6 +18,7 @@ export function createClient(options: ClientOptions) {
     chats: chatsClient(http),
     contacts: contactsClient(http),
     simulate: simulateClient(http),
+    accounts: accountsClient(http),
   };
 }
 

@@ -21,9 +21,9 @@ export function sandboxClient(http: HttpClient) {
     reset: async (fixture?: FixtureInput) =>
       (await http.request<{ accounts: AccountView[] }>("messaging", "POST", "/sandbox/v1/reset", { body: fixture === undefined ? {} : { fixture } })).data,
     /** Events after a sequence number, oldest first. */
-    events: async (options: { after?: number; limit?: number; types?: EventType[] } = {}) => {
+    events: async (options: { after?: number; limit?: number; types?: EventType[]; order?: "asc" | "desc" } = {}) => {
       const response = await http.request<EventView[]>("messaging", "GET", "/sandbox/v1/events", {
-        query: { after: options.after, limit: options.limit, types: options.types?.join(",") },
+        query: { after: options.after, limit: options.limit, types: options.types?.join(","), order: options.order },
       });
       return { data: response.data, hasMore: response.hasMore ?? false };
     },

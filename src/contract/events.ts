@@ -138,4 +138,5 @@ export const listEventsQuery = z.object({
   after: z.coerce.number<number>().int().min(0).default(0).meta({ description: "sequence number to list after (0: from the start)" }),
   limit: z.coerce.number<number>().int().min(1).max(100).default(100),
   types: z.string().max(1_000).optional().meta({ description: "comma-separated event names to keep", example: "message.sent,message.read" }),
+  order: z.enum(["asc", "desc"]).default("asc").meta({ description: "asc: oldest first (for resuming after a seq); desc: newest first" }),
 });

@@ -26,9 +26,10 @@ const handle = z.string().transform((value, ctx) => {
 });
 
 const keyOf = (kind: "messaging" | "otp", example: string) =>
-  z.string().refine((key) => keyKind(key) === kind, { message: `must look like ${example}` });
+  z.string().max(200, `must look like ${example}`).refine((key) => keyKind(key) === kind, { message: `must look like ${example}` });
 
-const numberSchema = z
+/** One number of an account in a fixture. */
+export const numberSchema = z
   .strictObject({
     handle: phone,
     channels: z.array(z.enum(["imessage", "sms", "whatsapp"])).min(1, "must name at least one channel"),
@@ -46,15 +47,22 @@ const numberSchema = z
     whatsapp_api: number.channels.includes("whatsapp") ? (number.whatsapp_api ?? "linked") : null,
   }));
 
+/** An account's name: how `--account NAME` and accounts on demand refer to it. */
+export const accountName = z.string().min(1, "must not be empty").max(100);
+/** A messaging API key a fixture names. */
+export const messagingKey = keyOf("messaging", "sk_test_<letters, digits or _>");
+/** An OTP API key a fixture names. */
+export const otpKey = keyOf("otp", "otp_live_<letters, digits or _>");
+
 /** One account of a fixture. */
 export const accountSchema = z
   .strictObject({
-    name: z.string().min(1, "must not be empty").max(100),
+    name: accountName,
     app_name: z.string().min(1).max(100).optional(),
-    api_key: keyOf("messaging", "sk_test_<letters, digits or _>").optional(),
-    otp_api_key: keyOf("otp", "otp_live_<letters, digits or _>").optional(),
+    api_key: messagingKey.optional(),
+    otp_api_key: otpKey.optional(),
     otp_suspended: z.boolean().default(false),
-    numbers: z.array(numberSchema).default([]),
+    numbers: z.array(numberSchema).max(100).default([]),
   })
   .transform((account) => ({ ...account, app_name: account.app_name ?? account.name }));
 

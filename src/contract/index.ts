@@ -13,3 +13,4 @@ export * from "./world.js";
 export * from "./sandbox.js";
 export * from "./fixture.js";
 export * from "./settings.js";
+export * from "./accounts.js";

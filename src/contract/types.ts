@@ -22,3 +22,4 @@ export type { SimulateParticipantsInput, SimulateRenameInput } from "./world.js"
 export type { AccountView, ClockView } from "./sandbox.js";
 export type { Fixture, FixtureInput } from "./fixture.js";
 export type { Settings } from "./settings.js";
+export type { CreateAccountInput } from "./accounts.js";

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseFixtureText, type Fixture } from "../domain/sandbox/index.js";
 import { AppError } from "../lib/app-error.js";
+import { binaryAsset } from "./single-binary.js";
 
 /** The fixture shipped inside msgctl, used when none is named. */
 export function defaultFixturePath(): string {
@@ -17,6 +18,13 @@ export function defaultFixturePath(): string {
     }
   }
   return resolve(here, "../../fixtures/default.json");
+}
+
+/** The shipped fixture, validated: carried inside the single binary, else read from the package. */
+export function loadDefaultFixture(): Fixture {
+  const carried = binaryAsset("default.json");
+  if (carried) return parseFixtureText(carried.toString("utf8"), "the default fixture");
+  return loadFixtureFile(defaultFixturePath());
 }
 
 /** Reads and validates a fixture file; errors name the file, the field and the problem. */

@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import type { AccountView } from "../contract/sandbox.js";
-import { accountsWithKnownKeys, type CreatedAccount } from "../domain/accounts/index.js";
+import type { CreatedAccount } from "../domain/accounts/index.js";
 import {
   createBus,
   createContext,
@@ -20,9 +20,10 @@ import { Scheduler } from "../scheduler/scheduler.js";
 import { createMessagingApp, createOtpApp, type HostApp } from "../server/hosts.js";
 import { serveApp, type ListeningHost } from "../server/listen.js";
 import { openDatabase, type Db } from "../store/database.js";
-import { defaultFixturePath, loadFixtureFile } from "./fixture-source.js";
+import { loadDefaultFixture, loadFixtureFile } from "./fixture-source.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { MODULES } from "./modules.js";
+import { sqliteAddon } from "./single-binary.js";
 
 /** How to start a sandbox; every field has a default. */
 export interface SandboxOptions {
@@ -86,10 +87,12 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   const fixture: Fixture =
     typeof options.fixture === "object"
       ? parseFixture(options.fixture, options.fixtureSource ?? "fixture")
-      : loadFixtureFile(options.fixture ?? defaultFixturePath());
+      : options.fixture
+        ? loadFixtureFile(options.fixture)
+        : loadDefaultFixture();
 
   // --- Store, clock, domain ---
-  const db = await openDatabase(options.db ?? ":memory:");
+  const db = await openDatabase(options.db ?? ":memory:", { nativeBinding: sqliteAddon() });
   const clock = openClock(db, options.clock ?? "manual", Date.now());
   const modules = options.modules ?? MODULES;
   const bus = createBus((error) => logger.error("listener failed", { error: error instanceof Error ? error.stack : String(error) }));
@@ -103,7 +106,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     fetch: options.fetch,
     resolveHost: options.resolveHost ?? resolveWithDns,
   });
-  let created: CreatedAccount[] = isSeeded(ctx) ? [] : seedFixture(ctx, fixture);
+  const seeded: CreatedAccount[] = isSeeded(ctx) ? [] : seedFixture(ctx, fixture);
 
   // --- Scheduler ---
   const scheduler = new Scheduler({
@@ -117,10 +120,8 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     ctx,
     jobs: scheduler,
     fixture,
-    onReset(seeded) {
-      created = seeded;
-      options.onReset?.();
-    },
+    seeded,
+    onReset: () => options.onReset?.(),
   });
 
   // --- Hosts ---
@@ -150,9 +151,9 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     otpUrl,
     inspectorUrl: `${baseUrl}/`,
     get accounts() {
-      return accountsWithKnownKeys(ctx, created, fixture.accounts);
+      return control.accounts();
     },
-    generatedKeys: created.flatMap((account) => [
+    generatedKeys: seeded.flatMap((account) => [
       ...(account.generated.api_key ? [{ account: account.name, kind: "api_key" as const, key: account.api_key }] : []),
       ...(account.generated.otp_api_key ? [{ account: account.name, kind: "otp_api_key" as const, key: account.otp_api_key }] : []),
     ]),

@@ -8,6 +8,7 @@ import { controlChatRoutes } from "./routes/control-chats.js";
 import { clockRoutes } from "./routes/control-clock.js";
 import { deliveryRoutes } from "./routes/control-deliveries.js";
 import { eventRoutes } from "./routes/control-events.js";
+import { accountRoutes } from "./routes/control-accounts.js";
 import { resetRoutes } from "./routes/control-reset.js";
 import { simulateRoutes } from "./routes/control-simulate.js";
 import { worldRoutes } from "./routes/control-world.js";
@@ -18,7 +19,7 @@ import { numberRoutes } from "./routes/numbers.js";
 import { webhookRoutes } from "./routes/webhooks.js";
 
 /** The control API routes both hosts serve under /sandbox/v1. */
-const controlRoutes: Route[] = [...clockRoutes, ...resetRoutes, ...eventRoutes];
+const controlRoutes: Route[] = [...clockRoutes, ...resetRoutes, ...accountRoutes, ...eventRoutes];
 
 /** Every route of the messaging host: spec 4.1-4.5 under /v1, the control API, health. */
 export const messagingRoutes: Route[] = [

@@ -46,3 +46,28 @@ export function listNumbers(db: Db, accountId: string): NumbersTable[] {
 export function findNumber(db: Db, handle: string): NumbersTable | undefined {
   return db.first(db.q.selectFrom("numbers").selectAll().where("handle", "=", handle));
 }
+
+/** One account by name. */
+export function findAccountByName(db: Db, name: string): AccountsTable | undefined {
+  return db.first(db.q.selectFrom("accounts").selectAll().where("name", "=", name));
+}
+
+/** The position after the last account (accounts list in the order they were made). */
+export function nextAccountPosition(db: Db): number {
+  const row = db.first(db.q.selectFrom("accounts").select((eb) => eb.fn.max("position").as("last")));
+  return (row?.last ?? -1) + 1;
+}
+
+/**
+ * Removes an account and everything that is its own: every row of every table with an
+ * `account_id` column (so tables added later are covered too), its numbers' faults, then the
+ * account, whose keys and numbers go with it. Call inside a transaction.
+ */
+export function deleteAccountData(db: Db, accountId: string): void {
+  const handles = listNumbers(db, accountId).map((number) => number.handle);
+  if (handles.length > 0) db.run(db.q.deleteFrom("number_faults").where("handle", "in", handles));
+  for (const table of db.tablesWithColumn("account_id")) {
+    if (table !== "accounts") db.deleteWhere(table, "account_id", accountId);
+  }
+  db.run(db.q.deleteFrom("accounts").where("id", "=", accountId));
+}

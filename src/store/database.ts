@@ -37,17 +37,28 @@ export interface Db {
   afterCommit(fn: () => void): void;
   /** Empties every table but the migration bookkeeping, in one transaction. */
   wipe(): void;
+  /** The tables that have a column of this name. */
+  tablesWithColumn(column: string): string[];
+  /** Deletes the rows of `table` whose `column` equals `value` (tables named by the schema, not by input). */
+  deleteWhere(table: string, column: string, value: string | number): number;
   /** True for `:memory:` databases. */
   readonly inMemory: boolean;
   /** Checkpoints the WAL and closes the file. */
   close(): void;
 }
 
+/** How to open a database. */
+export interface OpenOptions {
+  /** The SQLite addon, when better-sqlite3 cannot find its own (the single binary). */
+  nativeBinding?: object;
+}
+
 /** Opens (creating when needed) a database file or `:memory:` and applies the migrations. */
-export async function openDatabase(path: string): Promise<Db> {
+export async function openDatabase(path: string, options: OpenOptions = {}): Promise<Db> {
   const inMemory = path === ":memory:";
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
-  const raw = new BetterSqlite3(path);
+  // The typings say string, but better-sqlite3 takes the loaded addon object too (its database.js).
+  const raw = new BetterSqlite3(path, options.nativeBinding ? { nativeBinding: options.nativeBinding as unknown as string } : {});
   if (!inMemory) raw.pragma("journal_mode = WAL");
   raw.pragma("synchronous = NORMAL");
   raw.pragma("foreign_keys = ON");
@@ -146,6 +157,14 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
         for (const table of tables) raw.prepare(`DELETE FROM "${table}"`).run();
         raw.prepare("DELETE FROM sqlite_sequence").run();
       })();
+    },
+    tablesWithColumn(column) {
+      return userTables().filter((table) =>
+        (raw.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).some((c) => c.name === column),
+      );
+    },
+    deleteWhere(table, column, value) {
+      return raw.prepare(`DELETE FROM "${table.replace(/"/g, "")}" WHERE "${column.replace(/"/g, "")}" = ?`).run(value).changes;
     },
     close() {
       if (!raw.open) return;

@@ -15,11 +15,11 @@ export function insertEvent(db: Db, row: Insertable<EventsTable>): number {
   return db.run(insertEventQuery(row.id, row.account_id, row.type, row.payload, row.created_at)).lastInsertRowid;
 }
 
-/** Events after a sequence number, oldest first; optionally one account's only. */
-export function listEventsAfter(db: Db, afterSeq: number, limit: number, accountId?: string): EventRow[] {
+/** Events after a sequence number, oldest first (or newest first); optionally one account's only. */
+export function listEventsAfter(db: Db, afterSeq: number, limit: number, accountId?: string, newestFirst = false): EventRow[] {
   let query = db.q.selectFrom("events").selectAll().where("seq", ">", afterSeq);
   if (accountId) query = query.where("account_id", "=", accountId);
-  return db.all(query.orderBy("seq").limit(limit));
+  return db.all(query.orderBy("seq", newestFirst ? "desc" : "asc").limit(limit));
 }
 
 /** The newest sequence number, 0 when there are no events. */

@@ -45,9 +45,9 @@ export function eventRowView(row: EventRow): EventView {
   return { id: row.id, seq: row.seq, type: row.type as EventType, created_at: isoTime(row.created_at), payload: JSON.parse(row.payload) as EventPayload };
 }
 
-/** The account's events after sequence number `after`, oldest first (at most `limit`). */
-export function listEvents(ctx: DomainContext, accountId: string, after: number, limit: number): EventView[] {
-  return listEventsAfter(ctx.db, after, limit, accountId).map(eventRowView);
+/** The account's events after sequence number `after`, oldest first (or newest first), at most `limit`. */
+export function listEvents(ctx: DomainContext, accountId: string, after: number, limit: number, order: "asc" | "desc" = "asc"): EventView[] {
+  return listEventsAfter(ctx.db, after, limit, accountId, order === "desc").map(eventRowView);
 }
 
 /** `types=a,b` (a query filter) → a set of event names, or undefined for all; 400 on an unknown name. */

@@ -1,6 +1,8 @@
 import type { Fixture } from "../../contract/fixture.js";
+import type { AccountView } from "../../contract/sandbox.js";
 import { invalidState } from "../../lib/app-error.js";
 import type { ClockMode } from "../../lib/clock.js";
+import { accountsWithKnownKeys, type CreatedAccount } from "../accounts/index.js";
 import { resetCaches, type DomainContext } from "../core/index.js";
 import { seedFixture, type SeededAccount } from "./seed.js";
 
@@ -20,6 +22,8 @@ export interface SandboxControl {
   advance(ms: number): Promise<{ now: number; mode: ClockMode }>;
   /** Wipes every account's state and re-seeds (from `fixture`, else the one the sandbox started with). */
   reset(fixture?: Fixture): Promise<SeededAccount[]>;
+  /** Every account with the keys this process may show: seeded at this start or named by the fixture. */
+  accounts(): AccountView[];
 }
 
 /** What the controls act on. */
@@ -28,6 +32,8 @@ export interface SandboxControlOptions {
   jobs: JobRunner;
   /** The fixture a reset re-seeds by default. */
   fixture: Fixture;
+  /** The accounts seeded at this start, keys in clear (none when the database was seeded before). */
+  seeded: CreatedAccount[];
   /** Told after a reset re-seeded the accounts (serve rewrites its state file). */
   onReset?: (seeded: SeededAccount[]) => void;
 }
@@ -35,7 +41,10 @@ export interface SandboxControlOptions {
 /** The clock and reset controls of one sandbox. */
 export function createSandboxControl(options: SandboxControlOptions): SandboxControl {
   const { ctx, jobs, fixture } = options;
+  let seeded = options.seeded;
+  let seededFrom = fixture;
   return {
+    accounts: () => accountsWithKnownKeys(ctx, seeded, seededFrom.accounts),
     clock: () => ({ now: ctx.clock.now(), mode: ctx.clock.mode }),
     async advance(ms) {
       if (ctx.clock.mode !== "manual") throw invalidState("The clock is real: start the sandbox with --clock manual to advance it");
@@ -46,7 +55,8 @@ export function createSandboxControl(options: SandboxControlOptions): SandboxCon
         () => {
           ctx.db.wipe();
           resetCaches(ctx);
-          const seeded = seedFixture(ctx, next ?? fixture);
+          seededFrom = next ?? fixture;
+          seeded = seedFixture(ctx, seededFrom);
           options.onReset?.(seeded);
           return seeded;
         },

@@ -35,9 +35,9 @@ export const eventRoutes: Route[] = [
     method: "GET",
     path: "/sandbox/v1/events",
     handler({ ctx, account, query }) {
-      const { after, limit, types: raw } = parseInput(listEventsQuery, Object.fromEntries(query), "query");
+      const { after, limit, types: raw, order } = parseInput(listEventsQuery, Object.fromEntries(query), "query");
       const types = parseEventTypes(raw ?? query.get("events"));
-      const views = listEvents(ctx, account.id, after, limit + 1);
+      const views = listEvents(ctx, account.id, after, limit + 1, order);
       const shown = views.slice(0, limit);
       return page(types ? shown.filter((view) => types.has(view.type)) : shown, views.length > limit);
     },

@@ -1,0 +1,70 @@
+// Builds msgctl as one executable for this platform with Node's Single Executable Applications
+// (TOOLCHAIN.md): esbuild bundles the CLI into one CommonJS file, Node turns it into a blob with
+// V8's code cache, and postject injects the blob into a copy of the node binary. Native addons
+// and the shipped fixture ride along as assets (src/runtime/single-binary.ts loads them).
+//
+//   npm run build:binary            → dist/bin/msgctl
+import { execFileSync } from "node:child_process";
+import { copyFileSync, chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { build } from "esbuild";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const OUT = join(ROOT, "dist/bin");
+const WORK = join(ROOT, "dist/sea");
+const require = createRequire(import.meta.url);
+
+rmSync(WORK, { recursive: true, force: true });
+mkdirSync(WORK, { recursive: true });
+mkdirSync(OUT, { recursive: true });
+
+// --- 1. One CommonJS file ---
+// Inside the binary, require() reaches only Node's built-in modules: every dependency is bundled,
+// and native addons are loaded from assets instead (better-sqlite3 gets its addon object).
+await build({
+  entryPoints: { msgctl: join(ROOT, "scripts/sea-entry.ts") },
+  outdir: WORK,
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  minify: true,
+  keepNames: true,
+  // No top-level await in CommonJS; import.meta.url becomes the executable's file URL.
+  define: {
+    "import.meta.url": "__msgctlImportMetaUrl",
+    __MSGCTL_VERSION__: JSON.stringify(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version),
+  },
+  banner: { js: "const __msgctlImportMetaUrl = require('node:url').pathToFileURL(process.execPath).href;" },
+  logLevel: "warning",
+});
+
+// --- 2. The blob: code, code cache, assets ---
+const assets = {
+  "better_sqlite3.node": join(dirname(require.resolve("better-sqlite3/package.json")), "build/Release/better_sqlite3.node"),
+  "default.json": join(ROOT, "fixtures/default.json"),
+};
+writeFileSync(
+  join(WORK, "sea-config.json"),
+  JSON.stringify({ main: join(WORK, "msgctl.js"), output: join(WORK, "sea-prep.blob"), disableExperimentalSEAWarning: true, useCodeCache: true, assets }, null, 2),
+);
+execFileSync(process.execPath, ["--experimental-sea-config", join(WORK, "sea-config.json")], { stdio: "inherit" });
+
+// --- 3. A copy of node with the blob injected ---
+const target = join(OUT, "msgctl");
+rmSync(target, { force: true });
+copyFileSync(process.execPath, target);
+chmodSync(target, 0o755);
+try {
+  // Debug symbols are most of node's size; the binary runs the same without them.
+  execFileSync("strip", [target], { stdio: "ignore" });
+} catch {
+  // strip is optional
+}
+execFileSync(
+  process.execPath,
+  [require.resolve("postject/dist/cli.js"), target, "NODE_SEA_BLOB", join(WORK, "sea-prep.blob"), "--sentinel-fuse", "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2"],
+  { stdio: ["ignore", "ignore", "inherit"] },
+);
+console.log(`${target} (${(statSync(target).size / 1024 / 1024).toFixed(0)} MB)`);

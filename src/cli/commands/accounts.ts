@@ -1,0 +1,41 @@
+import type { AccountView } from "../../contract/index.js";
+import type { NewAccount } from "../../client/accounts.js";
+import { connect, type ConnectionFlags } from "../connection.js";
+import { details, table, type Output } from "../output.js";
+import { UsageError } from "../usage-error.js";
+
+/** `msgctl accounts create [--name N] [--numbers K]`: a fresh account; its keys are shown this once. */
+export async function accountsCreate(options: ConnectionFlags & { name?: string; numbers?: number }, out: Output): Promise<NewAccount> {
+  if (options.numbers !== undefined && (options.numbers < 1 || options.numbers > 20)) throw new UsageError("--numbers must be from 1 to 20");
+  const account = await connect(options).accounts.create({ name: options.name, number_count: options.numbers });
+  out.result(account, (a) => [
+    out.color.green(`Created account ${a.name}`),
+    ...details(out.color, [
+      ["api_key", a.api_key],
+      ["otp_api_key", a.otp_api_key],
+      ["numbers", a.numbers.map((n) => n.handle).join(", ")],
+    ]),
+    out.color.dim("The keys are shown only now."),
+  ]);
+  return account;
+}
+
+/** `msgctl accounts list`. */
+export async function accountsList(options: ConnectionFlags, out: Output): Promise<AccountView[]> {
+  const accounts = await connect(options).accounts.list();
+  out.result(accounts, (list) =>
+    table(
+      out.color,
+      ["ACCOUNT", "API KEY", "OTP KEY", "NUMBERS"],
+      list.map((a) => [a.name, a.api_key ?? out.color.dim("(shown once)"), a.otp_api_key ?? out.color.dim("(shown once)"), a.numbers.map((n) => n.handle).join(", ")]),
+    ),
+  );
+  return accounts;
+}
+
+/** `msgctl accounts delete NAME`: the account and all its data. */
+export async function accountsDelete(name: string, options: ConnectionFlags, out: Output): Promise<{ name: string; deleted: true }> {
+  const result = await connect(options).accounts.delete(name);
+  out.result(result, () => out.color.green(`Deleted account ${name} and its data.`));
+  return result;
+}

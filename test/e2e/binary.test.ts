@@ -1,0 +1,63 @@
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyWebhook } from "../../src/index.js";
+import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
+
+/**
+ * The single binary (`npm run build:binary`), built here and run as a user would: `serve`, a
+ * send, a signed webhook delivery to a local receiver, the CLI against it. Its native SQLite addon
+ * and the shipped fixture come from the binary's assets, in a cache folder of this test's own.
+ */
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const BINARY = join(ROOT, "dist/bin/msgctl");
+const KEY = "sk_test_acme_0000000000000000";
+
+describe("the single binary", () => {
+  let serve: ChildProcess;
+  let ready: { base_url: string; otp_url: string };
+  let receiver: Receiver;
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "msgctl-cache-")) };
+  // Asynchronous: the receiver in this process must answer while a command waits on it.
+  const cli = async (...args: string[]) =>
+    (await promisify(execFile)(BINARY, [...args, "--base-url", ready.base_url, "--otp-url", ready.otp_url, "--api-key", KEY], { env, encoding: "utf8" })).stdout;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(ROOT, "scripts/build-binary.mjs")], { cwd: ROOT, stdio: "ignore" });
+    receiver = await startReceiver();
+    serve = spawn(BINARY, ["serve", "--json", "--quiet", "--db", ":memory:", "--port", "0", "--otp-port", "0", "--clock", "manual", "--no-state-file"], { env, stdio: ["ignore", "pipe", "inherit"] });
+    const line = await new Promise<string>((done) => createInterface({ input: serve.stdout as NodeJS.ReadableStream }).once("line", done));
+    ready = JSON.parse(line);
+  }, 120_000);
+
+  afterAll(async () => {
+    serve?.kill("SIGTERM");
+    await receiver?.close();
+  });
+
+  it("serves both hosts: /healthz 200 on each", async () => {
+    expect((await fetch(`${ready.base_url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${ready.otp_url}/healthz`)).status).toBe(200);
+  });
+
+  it("sends a message and delivers its events, signed, to a local webhook", async () => {
+    const hook = JSON.parse(await cli("webhooks", "create", "--url", `${receiver.url}/hook`, "--json"));
+    const message = JSON.parse(await cli("send", "--from", "+14155550101", "--to", "+14155550191", "--text", "from the binary", "--json"));
+    expect(message).toMatchObject({ status: "queued", text: "from the binary" });
+    await cli("clock", "advance", "3s");
+    const sent = receiver.requests.find((r) => JSON.parse(r.body).type === "message.sent");
+    expect(sent).toBeDefined();
+    const verdict = verifyWebhook(sent?.body ?? "", sent?.headers["x-service-signature"] as string, hook.secret);
+    expect(verdict.ok).toBe(true);
+    expect(JSON.parse(await cli("messages", "get", message.id, "--json")).status).toBe("read");
+  });
+
+  it("answers --version", () => {
+    expect(execFileSync(BINARY, ["--version"], { env, encoding: "utf8" }).trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
