@@ -1,8 +1,8 @@
-import type { Command } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
 import type { action as Action } from "./program.js";
 
 const int = (name: string) => (value: string) => {
-  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number (got ${value})`);
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number (got ${value})`);
   return Number(value);
 };
 

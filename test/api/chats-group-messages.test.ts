@@ -212,3 +212,26 @@ describe("several account numbers in one group (spec 4.5): one conversation each
     expect(statuses).toEqual(["unsent", "unsent"]);
   });
 });
+
+describe("a deleted account (accounts on demand) leaves nothing of its groups behind", () => {
+  const t = useSandbox();
+  resetBeforeEach(t);
+
+  it("removes its groups, their members, its group messages' links and receipts", async () => {
+    const res = await t.api("POST", "/sandbox/v1/accounts", { body: { number_count: 2 } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { name, api_key: key, numbers } = res.body.data;
+    const [first, second] = numbers.map((n: { handle: string }) => n.handle);
+    const group = await t.api("POST", "/v1/chats", { key, body: { from_handle: first, addresses: [ALICE, second], message: "hi" } });
+    expect(group.status).toBe(201);
+    await t.api("POST", "/v1/messages", { key, body: { conversation_id: group.body.data.id, text: "to the group" } });
+    await t.advance(3_000);
+    const db = t.sandbox.db;
+    const count = (table: "chat_groups" | "chat_group_members" | "group_messages" | "group_receipts") =>
+      Number(db.first(db.q.selectFrom(table).select((eb) => eb.fn.countAll().as("n")))?.n ?? 0);
+    const tables = ["chat_groups", "chat_group_members", "group_messages", "group_receipts"] as const;
+    expect(tables.map(count).every((n) => n > 0)).toBe(true);
+    expect((await t.api("DELETE", `/sandbox/v1/accounts/${name}`)).status).toBe(200);
+    expect(tables.map(count)).toEqual([0, 0, 0, 0]);
+  });
+});

@@ -67,6 +67,7 @@ describe("msgctl chats create|rename|add|remove|read|typing, end to end (SANDBOX
   it.each([
     [["chats", "create", "--from", MAIN, "--message", "x"]],
     [["chats", "create", "--from", MAIN, "--to", ",", "--message", "x"]],
+    [["chats", "list", "--limit", "many"]],
     [["chats", "rename", "x"]],
     [["chats", "add", "x"]],
     [["simulate", "inbound", "--from", IPHONE, "--text", "x"]],
