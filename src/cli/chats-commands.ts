@@ -1,10 +1,6 @@
-import { InvalidArgumentError, type Command } from "commander";
+import type { Command } from "commander";
+import { wholeNumber } from "./flag-parsers.js";
 import type { action as Action } from "./program.js";
-
-const int = (name: string) => (value: string) => {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number (got ${value})`);
-  return Number(value);
-};
 
 /**
  * `msgctl chats list|get|create|rename|add|remove|read|typing` (SANDBOX.md section 6): maps flags
@@ -16,7 +12,7 @@ export function addChatCommands(program: Command, action: typeof Action): void {
   chats
     .command("list")
     .description("threads, newest activity first (GET /v1/chats)")
-    .option("--limit <n>", "page size, 1-100", int("--limit"))
+    .option("--limit <n>", "page size, 1-100", wholeNumber)
     .option("--before <timestamp>", "cursor: the last_message_at of the oldest thread seen")
     .action(action(async (flags, out) => (await commands()).chatsList(flags, out)));
   chats

@@ -2,6 +2,11 @@ import { createClient, type MsgctlClient } from "../client/client.js";
 import { readStateFile } from "./state-file.js";
 import { UsageError } from "./usage-error.js";
 
+/** No sandbox to talk to (no flag, variable or state file): exit 1, like an unreachable one. */
+export class NoSandboxError extends Error {
+  override readonly name = "NoSandboxError";
+}
+
 /** The global flags every command that talks to a sandbox takes (SANDBOX.md section 6). */
 export interface ConnectionFlags {
   baseUrl?: string;
@@ -35,7 +40,7 @@ export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv
   }
   const baseUrl = flags.baseUrl ?? env.MSGCTL_BASE_URL ?? state?.base_url;
   if (!baseUrl) {
-    throw new UsageError("No sandbox found: start one with `msgctl serve`, or pass --base-url (or set MSGCTL_BASE_URL)");
+    throw new NoSandboxError("No sandbox found: start one with `msgctl serve`, or pass --base-url (or set MSGCTL_BASE_URL)");
   }
   return {
     baseUrl,

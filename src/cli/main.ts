@@ -1,31 +1,14 @@
-import { createRequire } from "node:module";
 import { Chalk } from "chalk";
 import { CommanderError } from "commander";
 import { ApiError, ConnectionError } from "../client/http.js";
 import { isAppError } from "../lib/app-error.js";
+import { packageVersion } from "../runtime/version.js";
 import { wantsColor } from "./output.js";
 import { createProgram } from "./program.js";
 import { UsageError } from "./usage-error.js";
 
 /** Exit statuses (SANDBOX.md section 6). */
 export const EXIT = { ok: 0, apiError: 1, usage: 2 } as const;
-
-/** Set by the builds (scripts/build.mjs, build-binary.mjs); absent when running the sources. */
-declare const __MSGCTL_VERSION__: string | undefined;
-
-function version(): string {
-  if (typeof __MSGCTL_VERSION__ === "string") return __MSGCTL_VERSION__;
-  // src/cli/main.ts sits two levels under the package root.
-  const require = createRequire(import.meta.url);
-  for (const path of ["../package.json", "../../package.json"]) {
-    try {
-      return (require(path) as { version: string }).version;
-    } catch {
-      // try the other layout
-    }
-  }
-  return "0.0.0";
-}
 
 /** Maps anything a command threw to an exit status, printing it on stderr. */
 export function reportError(error: unknown, stderr: (text: string) => void = (t) => process.stderr.write(t)): number {
@@ -42,7 +25,8 @@ export function reportError(error: unknown, stderr: (text: string) => void = (t)
     stderr(`${c.red("error")} ${(error as Error).message}\n`);
     return EXIT.usage;
   }
-  if (error instanceof ConnectionError || ["WaitTimeout", "SignatureMismatch", "TriggerFailed"].includes((error as Error)?.name)) {
+  // An absent or unreachable sandbox is 1 like any failed API call: a script's `|| retry` covers both.
+  if (error instanceof ConnectionError || ["NoSandboxError", "WaitTimeout", "SignatureMismatch", "TriggerFailed"].includes((error as Error)?.name)) {
     stderr(`${c.red("error")} ${(error as Error).message}\n`);
     return EXIT.apiError;
   }
@@ -52,7 +36,7 @@ export function reportError(error: unknown, stderr: (text: string) => void = (t)
 
 /** The CLI's entry: parses argv, runs one command, exits with its status. */
 export async function run(argv: string[]): Promise<void> {
-  const program = createProgram(version());
+  const program = createProgram(packageVersion());
   let code: number = EXIT.ok;
   try {
     await program.parseAsync(argv);

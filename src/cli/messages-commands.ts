@@ -1,11 +1,7 @@
 import { Option, type Command } from "commander";
 import { addGroupSimulateCommands } from "./chats-commands.js";
+import { wholeNumber } from "./flag-parsers.js";
 import type { action as Action } from "./program.js";
-
-const int = (name: string) => (value: string) => {
-  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number (got ${value})`);
-  return Number(value);
-};
 
 const STATUSES = ["queued", "sent", "delivered", "read", "failed", "unsent"];
 
@@ -41,7 +37,7 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .command("list")
     .description("messages, newest first (GET /v1/messages)")
     .option("--conversation <id>", "only this thread's")
-    .option("--limit <n>", "page size (1-100)", int("--limit"), 50)
+    .option("--limit <n>", "page size (1-100)", wholeNumber, 50)
     .option("--before <time>", "only messages created before this ISO time (the next page)")
     .option("--all", "every page")
     .action(action(async (flags, out) => (await messages()).messagesList(flags, out)));
@@ -140,7 +136,7 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
   sim
     .command("fault <number> [fault]")
     .description("switch a fault of one of your numbers: offline, online, transient, rate-limited, relink-required (none: show them)")
-    .option("--count <k>", "transient: how many attempts fail (0 clears)", int("--count"))
+    .option("--count <k>", "transient: how many attempts fail (0 clears)", wholeNumber)
     .option("--off", "switch the fault off")
     .action(
       action(async (flags, out, number: string, fault?: string) =>

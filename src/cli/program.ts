@@ -1,6 +1,7 @@
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Command, Option } from "commander";
 import { addChatCommands } from "./chats-commands.js";
 import type { ConnectionFlags } from "./connection.js";
+import { wholeNumber } from "./flag-parsers.js";
 import { addMessageCommands, addMessageWaitCommand } from "./messages-commands.js";
 import { processOutput, type Output } from "./output.js";
 import { addWebhookCommands } from "./webhooks-commands.js";
@@ -21,10 +22,6 @@ export function action<A extends unknown[]>(fn: (flags: GlobalFlags & Record<str
   };
 }
 
-const int = (name: string) => (value: string) => {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number (got ${value})`);
-  return Number(value);
-};
 
 /** Appends values of a repeatable option. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -42,14 +39,19 @@ export function createProgram(version: string): Command {
     .addOption(new Option("--otp-api-key <key>", "OTP API key (otp_live_…)").env("MSGCTL_OTP_API_KEY"))
     .option("--account <name>", "account of the running sandbox to act as (default: the first)")
     .option("--state-dir <dir>", "where `serve` writes sandbox.json and other commands find it", ".msgctl")
-    .option("--json", "print results as JSON for scripts");
+    .option("--json", "print results as JSON for scripts")
+    .addHelpText(
+      "after",
+      "\nExit status: 0 success; 1 the API refused, no sandbox was found or reached, or a wait timed out;\n" +
+        "2 a usage error; 130 / 143 a wait ended by SIGINT / SIGTERM.",
+    );
 
   // --- Sandbox ---
   program
     .command("serve")
     .description("run the messaging host, the OTP host and the control API in one process")
-    .option("--port <port>", "messaging host port (0 = a free port)", int("--port"), 4010)
-    .option("--otp-port <port>", "OTP host port (0 = a free port)", int("--otp-port"), 4011)
+    .option("--port <port>", "messaging host port (0 = a free port)", wholeNumber, 4010)
+    .option("--otp-port <port>", "OTP host port (0 = a free port)", wholeNumber, 4011)
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--db <path>", "SQLite database file, or :memory:", ".msgctl/sandbox.db")
     .option("--fixture <path>", "fixture that seeds an empty database (default: the shipped one)")
@@ -134,7 +136,7 @@ export function createProgram(version: string): Command {
     .command("create")
     .description("make a fresh account with its own keys and pool numbers (keys shown once)")
     .option("--name <name>", "account name (default: account-<n>)")
-    .option("--numbers <count>", "how many pool numbers (1-20)", int("--numbers"), 1)
+    .option("--numbers <count>", "how many pool numbers (1-20)", wholeNumber, 1)
     .action(
       action(async (flags, out) => {
         const { accountsCreate } = await import("./commands/accounts.js");
@@ -157,6 +159,17 @@ export function createProgram(version: string): Command {
       action(async (flags, out, name: string) => {
         const { accountsDelete } = await import("./commands/accounts.js");
         await accountsDelete(name, flags, out);
+      }),
+    );
+
+  program
+    .command("openapi")
+    .description("print a host's OpenAPI 3.1 document (the one it serves at /openapi.json)")
+    .option("--host <host>", "messaging or otp", "messaging")
+    .action(
+      action(async (flags, out) => {
+        const { openapi } = await import("./commands/openapi.js");
+        await openapi({ host: flags.host }, out);
       }),
     );
 

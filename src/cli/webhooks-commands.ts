@@ -1,10 +1,7 @@
 import type { Command } from "commander";
+import { wholeNumber } from "./flag-parsers.js";
 import type { action as Action } from "./program.js";
 
-const int = (name: string) => (value: string) => {
-  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number (got ${value})`);
-  return Number(value);
-};
 
 /**
  * `msgctl webhooks …` (SANDBOX.md section 6): maps flags to options and lazily imports the
@@ -59,7 +56,7 @@ export function addWebhookCommands(program: Command, action: typeof Action): voi
     .option("--webhook <id>", "only this endpoint's")
     .option("--status <status>", "pending, succeeded, failed, abandoned or dropped")
     .option("--event <id>", "only this event's")
-    .option("--limit <n>", "how many (1-100)", int("--limit"), 50)
+    .option("--limit <n>", "how many (1-100)", wholeNumber, 50)
     .action(action(async (flags, out) => (await commands()).webhooksDeliveries(flags, out)));
 
   webhooks
@@ -91,7 +88,7 @@ export function addWebhookCommands(program: Command, action: typeof Action): voi
     .requiredOption("--secret <secret>", "the endpoint's signing secret (whsec_… included)")
     .requiredOption("--header <value>", "the X-service-Signature header (t=…,v1=…)")
     .requiredOption("--body-file <path>", "the raw body, byte for byte")
-    .option("--tolerance <seconds>", "replay window", int("--tolerance"), 300)
+    .option("--tolerance <seconds>", "replay window", wholeNumber, 300)
     .option("--at <time>", "check the timestamp against this ISO time instead of now")
     .action(
       action(async (flags, out) => {

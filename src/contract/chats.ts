@@ -14,7 +14,7 @@ export const chatResource = z.object({
   last_message_at: timestamp,
   created_at: timestamp,
   updated_at: timestamp,
-});
+}).meta({ id: "Chat", description: "A conversation: a one-to-one thread or a group (spec section 2)" });
 /** The Chat resource (spec section 2). */
 export type ChatResource = z.output<typeof chatResource>;
 

@@ -38,7 +38,7 @@ export const receivedPayload = z.object({
   created_at: timestamp,
   is_group: z.literal(true).optional().meta({ description: "group messages only (absent for one-to-one)" }),
   metadata: z.record(z.string(), z.unknown()).nullable().meta({ description: "sender_handle, or sender_jid on WhatsApp" }),
-});
+}).meta({ id: "MessageReceived" });
 
 /** The fields of every outbound lifecycle event (message.sent, delivered, read, failed). */
 const lifecycleShape = {
@@ -56,13 +56,13 @@ const lifecycleShape = {
 };
 
 /** message.sent. */
-export const sentPayload = z.object({ type: z.literal("message.sent"), ...lifecycleShape });
+export const sentPayload = z.object({ type: z.literal("message.sent"), ...lifecycleShape }).meta({ id: "MessageSent" });
 /** message.delivered. */
-export const deliveredPayload = z.object({ type: z.literal("message.delivered"), ...lifecycleShape });
+export const deliveredPayload = z.object({ type: z.literal("message.delivered"), ...lifecycleShape }).meta({ id: "MessageDelivered" });
 /** message.read. */
-export const readPayload = z.object({ type: z.literal("message.read"), ...lifecycleShape });
+export const readPayload = z.object({ type: z.literal("message.read"), ...lifecycleShape }).meta({ id: "MessageRead" });
 /** message.failed (its `error` says why). */
-export const failedPayload = z.object({ type: z.literal("message.failed"), ...lifecycleShape });
+export const failedPayload = z.object({ type: z.literal("message.failed"), ...lifecycleShape }).meta({ id: "MessageFailed" });
 
 /** message.edited (spec section 6, payload table). */
 export const editedPayload = z.object({
@@ -71,7 +71,7 @@ export const editedPayload = z.object({
   message_id: uuid,
   text: z.string().nullable(),
   edited_at: timestamp.nullable(),
-});
+}).meta({ id: "MessageEdited" });
 
 /** message.reaction: `message_id` is the message reacted to (SANDBOX.md section 5). */
 export const reactionPayload = z.object({
@@ -81,7 +81,7 @@ export const reactionPayload = z.object({
   reaction: z.string(),
   removed: z.boolean(),
   from: z.string(),
-});
+}).meta({ id: "MessageReaction" });
 
 /** conversation.typing. */
 export const typingPayload = z.object({
@@ -89,7 +89,7 @@ export const typingPayload = z.object({
   conversation_id: uuid,
   typing: z.boolean(),
   from: z.string(),
-});
+}).meta({ id: "ConversationTyping" });
 
 /** conversation.renamed. */
 export const renamedPayload = z.object({
@@ -97,7 +97,7 @@ export const renamedPayload = z.object({
   conversation_id: uuid,
   title: z.string().nullable(),
   from: z.string().optional().meta({ description: "the member who renamed it, when a contact did" }),
-});
+}).meta({ id: "ConversationRenamed" });
 
 /** Every payload schema by event name. */
 export const eventPayloads = {
@@ -131,6 +131,12 @@ export const eventView = z.object({
   type: z.enum(EVENT_TYPES),
   created_at: timestamp,
   payload: z.union(Object.values(eventPayloads)),
+}).meta({ id: "Event", description: "An event as the control API shows it; payload is what webhook receivers get" });
+
+/** GET /sandbox/v1/events/stream query. */
+export const streamEventsQuery = z.object({
+  types: z.string().max(1_000).optional().meta({ description: "comma-separated event names to keep" }),
+  after: z.coerce.number<number>().int().min(0).optional().meta({ description: "replay the events after this seq first" }),
 });
 
 /** GET /sandbox/v1/events query: events after a sequence number, oldest first. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { clip } from "../lib/bounded-input.js";
 import { normalizePhone, parseHandle } from "../lib/handles.js";
 import { keyKind } from "../lib/key-hash.js";
 
@@ -10,7 +11,7 @@ import { keyKind } from "../lib/key-hash.js";
 const phone = z.string().transform((value, ctx) => {
   const normalized = normalizePhone(value);
   if (!normalized) {
-    ctx.addIssue({ code: "custom", message: `"${value}" is not a valid phone number in E.164 form (try +1 415 555 01xx)` });
+    ctx.addIssue({ code: "custom", message: `"${clip(value)}" is not a valid phone number in E.164 form (try +1 415 555 01xx)` });
     return z.NEVER;
   }
   return normalized;
@@ -19,7 +20,7 @@ const phone = z.string().transform((value, ctx) => {
 const handle = z.string().transform((value, ctx) => {
   const parsed = parseHandle(value);
   if (!parsed) {
-    ctx.addIssue({ code: "custom", message: `"${value}" is neither a valid phone number nor an email address` });
+    ctx.addIssue({ code: "custom", message: `"${clip(value)}" is neither a valid phone number nor an email address` });
     return z.NEVER;
   }
   return parsed.value;

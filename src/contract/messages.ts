@@ -38,7 +38,7 @@ export const messageResource = z.object({
     .array(groupReceipt)
     .optional()
     .meta({ description: "outbound group messages only: each member it was sent to, with that member's receipts (empty until sent)" }),
-});
+}).meta({ id: "Message", description: "A message (spec section 2)" });
 /** The Message resource (spec section 2). */
 export type MessageResource = z.output<typeof messageResource>;
 
@@ -77,11 +77,14 @@ export const listMessagesQuery = pageQuery.extend({ conversation_id: z.string().
 /** GET /v1/messages query, as a client sends it. */
 export type ListMessagesQuery = z.input<typeof listMessagesQuery>;
 
+/** GET /v1/handles/availability query. */
+export const availabilityQuery = z.object({ handle: z.string().max(320).meta({ description: "E.164 number or iMessage email", example: "+14155550191" }) });
+
 /** Handle availability (spec section 2, GET /v1/handles/availability). */
 export const handleAvailability = z.object({
   handle: z.string(),
   imessage: z.boolean().meta({ description: "registered with iMessage" }),
   channel: z.enum(["imessage", "sms"]).meta({ description: "the channel a send would use" }),
-});
+}).meta({ id: "HandleAvailability" });
 /** Handle availability (spec section 2). */
 export type HandleAvailability = z.output<typeof handleAvailability>;

@@ -8,7 +8,7 @@ export const numberResource = z.object({
   label: z.string(),
   status: z.string().meta({ description: "`online`, or the fault the number is in: `offline`, `rate_limited`, `relink_required`" }),
   whatsapp_api: z.enum(["linked", "cloud"]).optional().meta({ description: "WhatsApp numbers only: a linked device or the WhatsApp Cloud API" }),
-});
+}).meta({ id: "Number", description: "One of the account's numbers (spec section 2)" });
 /** The Number resource (spec section 2). */
 export type NumberResource = z.output<typeof numberResource>;
 
@@ -36,6 +36,6 @@ export const numberFaults = z.object({
   rate_limit_level: z.number().int().meta({ description: "repeats so far; the cool-down doubles with each (2 min up to 30 min)" }),
   rate_limited_until: timestamp.nullable(),
   relink_required: z.boolean(),
-});
+}).meta({ id: "NumberFaults" });
 /** A number's faults as the control API shows them. */
 export type NumberFaults = z.output<typeof numberFaults>;

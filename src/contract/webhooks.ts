@@ -10,7 +10,7 @@ export const webhookResource = z.object({
   enabled: z.boolean(),
   created_at: timestamp,
   updated_at: timestamp,
-});
+}).meta({ id: "Webhook", description: "A webhook endpoint, never with its secret on reads (spec 4.4, SANDBOX.md section 5)" });
 /** A webhook endpoint as every read returns it. */
 export type WebhookResource = z.output<typeof webhookResource>;
 
@@ -78,7 +78,7 @@ export const deliveryAttempt = z.object({
   status_code: z.number().int().nullable(),
   error: z.string().nullable(),
   duration_ms: z.number().int(),
-});
+}).meta({ id: "DeliveryAttempt" });
 /** One attempt of a delivery. */
 export type DeliveryAttempt = z.output<typeof deliveryAttempt>;
 
@@ -92,7 +92,7 @@ export const delivery = z.object({
   attempts: z.array(deliveryAttempt),
   next_attempt_at: timestamp.nullable(),
   created_at: timestamp,
-});
+}).meta({ id: "Delivery", description: "One event's delivery to one endpoint, with every attempt (SANDBOX.md section 6)" });
 /** A webhook delivery. */
 export type Delivery = z.output<typeof delivery>;
 
@@ -102,5 +102,8 @@ export const listDeliveriesQuery = pageQuery.extend({
   status: z.enum(DELIVERY_STATUSES).optional(),
   event_id: z.string().max(64).optional(),
 });
+/** GET /sandbox/v1/deliveries/stream query. */
+export const streamDeliveriesQuery = z.object({ webhook_id: z.string().max(64).optional().meta({ description: "only this endpoint's deliveries" }) });
+
 /** Filters of the delivery list, as a client sends them. */
 export type DeliveryQuery = z.input<typeof listDeliveriesQuery>;

@@ -18,7 +18,7 @@ export const contactView = contactTraits.extend({
   handle: z.string(),
   source: z.enum(["contact", "magic", "default"]).meta({ description: "set on record, a magic number, or the default profile" }),
   description: z.string().optional().meta({ description: "magic numbers: what they are for" }),
-});
+}).meta({ id: "Contact" });
 /** A contact as the control API shows it. */
 export type ContactView = z.output<typeof contactView>;
 

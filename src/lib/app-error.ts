@@ -16,6 +16,8 @@ export type ErrorCode =
   | "already_consumed"
   | "expired"
   | "payload_too_large"
+  | "request_too_large"
+  | "request_timeout"
   | "unsupported_media_type"
   | "rate_limited"
   | "unavailable"

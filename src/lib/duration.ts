@@ -1,4 +1,5 @@
 import { invalidRequest } from "./app-error.js";
+import { INPUT_LIMITS } from "./bounded-input.js";
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
@@ -8,6 +9,7 @@ const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
  * A bare number is milliseconds. Throws invalid_request on anything else.
  */
 export function parseDuration(input: string): number {
+  if (input.length > INPUT_LIMITS.duration) throw invalidRequest(`A duration is at most ${INPUT_LIMITS.duration} characters (forms like 500ms, 90s, 10m, 24h or 1h30m)`);
   const text = input.trim();
   if (/^\d+$/.test(text)) return Number(text);
   let total = 0;

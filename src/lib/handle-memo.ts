@@ -1,3 +1,4 @@
+import { INPUT_LIMITS } from "./bounded-input.js";
 import { parseHandle, type Handle } from "./handles.js";
 
 const MAX_ENTRIES = 10_000;
@@ -8,6 +9,8 @@ const memo = new Map<string, Handle | null>();
  * send endpoint sees the same few handles over and over. Bounded so odd input cannot grow it.
  */
 export function parseHandleMemo(input: string): Handle | undefined {
+  // Too long to be a handle: never a memo key, or odd input could hold megabytes in it.
+  if (input.length > INPUT_LIMITS.handle) return undefined;
   let parsed = memo.get(input);
   if (parsed === undefined) {
     parsed = parseHandle(input) ?? null;

@@ -1,4 +1,5 @@
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/max";
+import { INPUT_LIMITS } from "./bounded-input.js";
 
 /** A recipient or sender address: an E.164 phone number or an iMessage email address. */
 export type Handle = { kind: "phone"; value: string } | { kind: "email"; value: string };
@@ -12,7 +13,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 export function normalizePhone(input: string, defaultCountry?: CountryCode): string | undefined {
   const text = input.trim();
-  if (text === "" || text.length > 40) return undefined;
+  if (text === "" || text.length > INPUT_LIMITS.phone) return undefined;
   if (!defaultCountry && !text.startsWith("+")) return undefined;
   const parsed = parsePhoneNumberFromString(text, defaultCountry);
   return parsed?.isValid() ? parsed.number : undefined;
@@ -20,6 +21,8 @@ export function normalizePhone(input: string, defaultCountry?: CountryCode): str
 
 /** Parses a handle: a valid phone number (to E.164) or an email (lower-cased). */
 export function parseHandle(input: string): Handle | undefined {
+  // The email pattern backtracks quadratically on long input: bound it first.
+  if (input.length > INPUT_LIMITS.handle) return undefined;
   const text = input.trim();
   if (EMAIL.test(text)) return { kind: "email", value: text.toLowerCase() };
   const phone = normalizePhone(text);

@@ -24,6 +24,7 @@ import { loadDefaultFixture, loadFixtureFile } from "./fixture-source.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { MODULES } from "./modules.js";
 import { sqliteAddon } from "./single-binary.js";
+import { packageVersion } from "./version.js";
 
 /** How to start a sandbox; every field has a default. */
 export interface SandboxOptions {
@@ -126,8 +127,9 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   // --- Hosts ---
   const onUnexpectedError = (error: unknown) => logger.error("unexpected error", { error: error instanceof Error ? error.stack : String(error) });
-  const messagingApp = createMessagingApp({ ctx, control, onUnexpectedError });
-  const otpApp = createOtpApp({ ctx, control, onUnexpectedError });
+  const version = packageVersion();
+  const messagingApp = createMessagingApp({ ctx, control, version, onUnexpectedError });
+  const otpApp = createOtpApp({ ctx, control, version, onUnexpectedError });
   const host = options.host ?? "127.0.0.1";
   let hosts: ListeningHost[] = [];
   if (options.listen !== false) {

@@ -6,6 +6,9 @@ import { EventStream, type H3Event } from "h3";
  * client goes away. `subscribe` gets the stream to push to.
  */
 export function openEventStream(event: H3Event, subscribe: (stream: EventStream) => () => void): EventStream {
+  // Like every answer, a stream carries its request id (staged headers go out with the stream's).
+  const requestId = (event.context as { requestId?: string }).requestId;
+  if (requestId) event.res.headers.set("x-request-id", requestId);
   const stream = new EventStream(event);
   const unsubscribe = subscribe(stream);
   void stream.pushComment("connected");

@@ -4,6 +4,7 @@ import { authenticate, type Account, type KeyKind } from "../domain/accounts/ind
 import type { DomainContext } from "../domain/core/index.js";
 import type { SandboxControl } from "../domain/sandbox/index.js";
 import { AppError, isAppError, type ErrorCode } from "../lib/app-error.js";
+import { clip } from "../lib/bounded-input.js";
 import { readJsonBody } from "./request-body.js";
 import type { ApiRequest, Method, Reply, Route } from "./route.js";
 
@@ -20,8 +21,8 @@ export interface HostAppOptions {
 
 type Context = { requestId?: string; account?: Account };
 
-// randomUUID draws from a cached entropy pool: far cheaper per request than randomBytes.
-const newRequestId = () => `req_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
+/** A request id (`req_` + 24 hex). randomUUID draws from a cached entropy pool: far cheaper per request than randomBytes. */
+export const newRequestId = () => `req_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
 const requestIdOf = (event: H3Event) => ((event.context as Context).requestId ??= newRequestId());
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -49,9 +50,9 @@ function toErrorResponse(error: unknown, event: H3Event, options: HostAppOptions
   const requestId = requestIdOf(event);
   const cause = HTTPError.isError(error) && isAppError(error.cause) ? error.cause : error;
   if (isAppError(cause)) {
-    // The rest of an oversized body is never read: close the connection after answering.
-    const headers: Record<string, string> = cause.status === 413 ? { connection: "close" } : {};
-    return json(event, cause.status, { error: cause.code, message: cause.message, request_id: requestId }, headers);
+    // No `Connection: close` on a 413: node would close the socket while the client still writes
+    // and reset it; the rest of the body is read and dropped instead (request-body.ts).
+    return json(event, cause.status, { error: cause.code, message: cause.message, request_id: requestId });
   }
   if (HTTPError.isError(cause) && !cause.unhandled && cause.status < 500) {
     const status = cause.status;
@@ -67,6 +68,18 @@ function toErrorResponse(error: unknown, event: H3Event, options: HostAppOptions
   }
   options.onUnexpectedError?.(cause, event);
   return json(event, 500, { error: "internal_error", message: "Unexpected error in msgctl; please report it with this request id", request_id: requestId });
+}
+
+/**
+ * The route's path params, percent-decoded. An escape that does not decode names nothing: 404
+ * not_found, like any unknown or malformed id in the path (SANDBOX.md section 5).
+ */
+function routeParams(event: H3Event): Record<string, string> {
+  try {
+    return Object.fromEntries(Object.keys(event.context.params ?? {}).map((name) => [name, getRouterParam(event, name, { decode: true }) ?? ""]));
+  } catch {
+    throw new AppError("not_found", 404, `Nothing at ${clip(event.url.pathname, 100)}: the path is not valid percent-encoding`);
+  }
 }
 
 function toReplyResponse(event: H3Event, reply: Reply): string {
@@ -89,6 +102,9 @@ export function createHostApp(options: HostAppOptions): H3 {
   const { ctx, control } = options;
   const app = new H3({
     silent: true,
+    // h3 answers a malformed escape (`/v1/messages/%ff`) with its own 400 before routing; the
+    // router sees it raw instead, and `routeParams` makes it the spec's 404.
+    allowMalformedURL: true,
     onRequest(event) {
       (event.context as Context).requestId = newRequestId();
     },
@@ -129,9 +145,7 @@ export function createHostApp(options: HostAppOptions): H3 {
       },
       requestId: requestIdOf(event),
       get params() {
-        params ??= Object.fromEntries(
-          Object.keys(event.context.params ?? {}).map((name) => [name, getRouterParam(event, name, { decode: true }) ?? ""]),
-        );
+        params ??= routeParams(event);
         return params;
       },
       get query() {

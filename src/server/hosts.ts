@@ -13,6 +13,7 @@ import { resetRoutes } from "./routes/control-reset.js";
 import { simulateRoutes } from "./routes/control-simulate.js";
 import { worldRoutes } from "./routes/control-world.js";
 import { healthRoutes } from "./routes/health.js";
+import { openApiRoute } from "./routes/openapi.js";
 import { inspectorRoutes } from "./routes/inspector.js";
 import { messageRoutes } from "./routes/messages.js";
 import { numberRoutes } from "./routes/numbers.js";
@@ -43,6 +44,8 @@ export const otpRoutes: Route[] = [...healthRoutes, ...controlRoutes];
 export interface HostsOptions {
   ctx: DomainContext;
   control: SandboxControl;
+  /** msgctl's version, for the OpenAPI documents. */
+  version: string;
   onUnexpectedError?: (error: unknown, event: H3Event) => void;
 }
 
@@ -51,10 +54,12 @@ export type HostApp = H3;
 
 /** The messaging host app (sk_ keys). */
 export function createMessagingApp(options: HostsOptions): H3 {
-  return createHostApp({ ...options, keyKind: "messaging", routes: messagingRoutes });
+  const routes: Route[] = [...messagingRoutes, openApiRoute("messaging", () => routes, options.version)];
+  return createHostApp({ ...options, keyKind: "messaging", routes });
 }
 
 /** The OTP host app (otp_live_ keys). */
 export function createOtpApp(options: HostsOptions): H3 {
-  return createHostApp({ ...options, keyKind: "otp", routes: otpRoutes });
+  const routes: Route[] = [...otpRoutes, openApiRoute("otp", () => routes, options.version)];
+  return createHostApp({ ...options, keyKind: "otp", routes });
 }

@@ -1,6 +1,7 @@
+import { createServer } from "node:http";
 import { toNodeHandler, type H3 } from "h3";
-import { listen, type Listener } from "listhen";
 import { AppError } from "../lib/app-error.js";
+import { answerProtocolErrors } from "./client-error.js";
 
 /** A host listening on a socket. */
 export interface ListeningHost {
@@ -10,37 +11,37 @@ export interface ListeningHost {
 }
 
 /**
- * Serves an app with listhen, local and quiet (TOOLCHAIN.md): no banner, no tunnel, no
- * clipboard, and a strict port so a busy one is an error rather than a silent move. Port 0
- * picks a free port. Options are passed explicitly: listhen turns public on `--host` in argv.
+ * Serves an app on node:http. A busy port is an error, never a silent move; port 0 picks a free
+ * one. Requests node refuses itself (malformed HTTP, headers over 16 KiB, CONNECT) are answered in
+ * the spec's error shape (client-error.ts); an `Expect` other than 100-continue and a missing
+ * `Host` reach the app like any request instead of node's bare 417 and 400.
  */
 export async function serveApp(app: H3, host: string, port: number): Promise<ListeningHost> {
-  let listener: Listener;
+  const handler = toNodeHandler(app);
+  const server = createServer({ requireHostHeader: false }, handler);
+  server.on("checkExpectation", handler);
+  answerProtocolErrors(server);
   try {
-    listener = await listen(toNodeHandler(app), {
-      hostname: host,
-      public: false,
-      showURL: false,
-      qr: false,
-      tunnel: false,
-      clipboard: false,
-      open: false,
-      isProd: true,
-      autoClose: false,
-      port: port === 0 ? { random: true, host } : { port, random: false, alternativePortRange: [port, port], ports: [], host },
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen({ host, port }, () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
   } catch (error) {
     throw new AppError("invalid_request", 400, `Cannot listen on ${host}:${port}: ${(error as Error).message}`);
   }
-  const address = listener.address;
+  const address = server.address();
+  const boundPort = typeof address === "object" && address ? address.port : port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
   return {
-    url: `http://${urlHost}:${address.port}`,
-    port: address.port,
+    url: `http://${urlHost}:${boundPort}`,
+    port: boundPort,
     async close() {
-      const closing = listener.close();
+      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets and event streams would hold close() open forever.
-      (listener.server as import("node:http").Server).closeAllConnections?.();
+      server.closeAllConnections();
       await closing;
     },
   };

@@ -1,4 +1,5 @@
 import type { H3Event, HTTPResponse } from "h3";
+import type { Schema } from "../contract/json-schema.js";
 import type { Account } from "../domain/accounts/index.js";
 import type { DomainContext } from "../domain/core/index.js";
 import type { SandboxControl } from "../domain/sandbox/index.js";
@@ -28,11 +29,46 @@ export interface Reply {
   hasMore?: boolean;
 }
 
-/** A route of a host. `auth: false` only for /healthz and the inspector. */
+/** One success answer of a route, as the OpenAPI document shows it. */
+export interface ResponseDoc {
+  description: string;
+  /** The `data` of `{ data, request_id }`, or the item of a list (`list: true`). */
+  schema?: Schema;
+  list?: boolean;
+  /** An answer that is not the JSON envelope: an event stream, a page, raw bytes, a document. */
+  raw?: "text/event-stream" | "text/html" | "application/octet-stream" | "application/json";
+}
+
+/**
+ * What the OpenAPI document says of a route, built from the same contract schemas the domain
+ * validates with and builds its answers to (docs/architecture.md, "One wire contract").
+ */
+export interface RouteDoc {
+  summary: string;
+  description?: string;
+  /** The group it is listed under. */
+  tag: string;
+  /** The JSON request body. */
+  body?: Schema;
+  /** The query parameters (an object schema). */
+  query?: Schema;
+  /** Path parameters by name, with what they are. */
+  params?: Record<string, string>;
+  /** Request headers besides Authorization, by name, with what they do. */
+  headers?: Record<string, string>;
+  /** Success statuses. */
+  responses: Record<number, ResponseDoc>;
+  /** Error statuses this route answers besides those every route can (400, 401, 404, 405, 413). */
+  errors?: number[];
+}
+
+/** A route of a host. `auth: false` only for /healthz, /openapi.json and the inspector. */
 export interface Route {
   method: Method;
   path: string;
   auth?: boolean;
+  /** Its entry in the host's OpenAPI document. */
+  doc: RouteDoc;
   handler(request: ApiRequest): Reply | Response | HTTPResponse | Promise<Reply | Response | HTTPResponse>;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emitEvent } from "../../src/domain/core/index.js";
 import { allAccounts } from "../../src/domain/accounts/index.js";
+import { id, lifecycleFields } from "../helpers/events.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
 const fixture = {
@@ -23,11 +24,11 @@ describe("several accounts (SANDBOX.md section 2)", () => {
   it("each sees only its own events", async () => {
     const [acme, globex] = allAccounts(t.sandbox.ctx);
     t.sandbox.ctx.db.transaction(() => {
-      emitEvent(t.sandbox.ctx, acme!.id, "message.sent", { message_id: "a" } as never);
-      emitEvent(t.sandbox.ctx, globex!.id, "message.sent", { message_id: "g" } as never);
+      emitEvent(t.sandbox.ctx, acme!.id, "message.sent", lifecycleFields("message.sent", { message_id: id("a") }));
+      emitEvent(t.sandbox.ctx, globex!.id, "message.sent", lifecycleFields("message.sent", { message_id: id("g") }));
     });
     const seen = await t.api("GET", "/sandbox/v1/events", { key: "sk_live_globex_00000000000000" });
-    expect(seen.body.data.map((e: { payload: { message_id: string } }) => e.payload.message_id)).toEqual(["g"]);
+    expect(seen.body.data.map((e: { payload: { message_id: string } }) => e.payload.message_id)).toEqual([id("g")]);
   });
 
   it("generates keys left out of the fixture and shows them once", () => {

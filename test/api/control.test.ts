@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { allAccounts } from "../../src/domain/accounts/index.js";
 import { emitEvent } from "../../src/domain/core/index.js";
+import { id as ids, lifecycleFields } from "../helpers/events.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
 describe("control API: clock (SANDBOX.md section 4)", () => {
@@ -52,15 +53,15 @@ describe("control API: a real clock cannot be advanced", () => {
 describe("control API: events", () => {
   const t = useSandbox();
   const emit = (type: "message.sent" | "message.read", id: string) =>
-    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, allAccounts(t.sandbox.ctx)[0]!.id, type, { message_id: id } as never));
+    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, allAccounts(t.sandbox.ctx)[0]!.id, type, lifecycleFields(type, { message_id: ids(id) })));
 
   it("lists events after a sequence number, oldest first, with has_more", async () => {
     for (const id of ["a", "b", "c"]) emit("message.sent", id);
     const page1 = await t.api("GET", "/sandbox/v1/events?limit=2");
-    expect(page1.body.data.map((e: any) => e.payload.message_id)).toEqual(["a", "b"]);
+    expect(page1.body.data.map((e: any) => e.payload.message_id)).toEqual([ids("a"), ids("b")]);
     expect(page1.body.has_more).toBe(true);
     const page2 = await t.api("GET", `/sandbox/v1/events?after=${page1.body.data[1].seq}`);
-    expect(page2.body.data.map((e: any) => e.payload)).toEqual([{ type: "message.sent", message_id: "c" }]);
+    expect(page2.body.data.map((e: any) => e.payload)).toEqual([{ type: "message.sent", ...lifecycleFields("message.sent", { message_id: ids("c") }) }]);
     expect(page2.body.has_more).toBe(false);
   });
 
@@ -84,7 +85,7 @@ describe("control API: the live event stream (server-sent events)", () => {
 
   it("streams events as they are emitted, replaying after a known sequence number", async () => {
     const account = allAccounts(t.sandbox.ctx)[0]!.id;
-    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, account, "message.sent", { message_id: "before" } as never));
+    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, account, "message.sent", lifecycleFields("message.sent", { message_id: ids("bef0") })));
     const abort = new AbortController();
     const res = await fetch(`${t.sandbox.baseUrl}/sandbox/v1/events/stream?after=0&types=message.sent`, {
       headers: { authorization: "Bearer sk_test_acme_0000000000000000" },
@@ -96,14 +97,14 @@ describe("control API: the live event stream (server-sent events)", () => {
     const readUntil = async (needle: string) => {
       while (!text.includes(needle)) text += new TextDecoder().decode((await reader.read()).value);
     };
-    await readUntil('"before"');
+    await readUntil(`"${ids("bef0")}"`);
     t.sandbox.ctx.db.transaction(() => {
-      emitEvent(t.sandbox.ctx, account, "message.read", { message_id: "filtered-out" } as never);
-      emitEvent(t.sandbox.ctx, account, "message.sent", { message_id: "live" } as never);
+      emitEvent(t.sandbox.ctx, account, "message.read", lifecycleFields("message.read", { message_id: ids("f11e") }));
+      emitEvent(t.sandbox.ctx, account, "message.sent", lifecycleFields("message.sent", { message_id: ids("11fe") }));
     });
-    await readUntil('"live"');
-    expect(text).toMatch(/id: \d+\nevent: message\.sent\ndata: \{.*"message_id":"live"/);
-    expect(text).not.toContain("filtered-out");
+    await readUntil(`"${ids("11fe")}"`);
+    expect(text).toMatch(new RegExp(`id: \\d+\\nevent: message\\.sent\\ndata: \\{.*"message_id":"${ids("11fe")}"`));
+    expect(text).not.toContain(ids("f11e"));
     abort.abort();
   });
 });
@@ -113,7 +114,7 @@ describe("control API: reset", () => {
 
   it("wipes state and re-seeds from the fixture, returning the accounts", async () => {
     const account = allAccounts(t.sandbox.ctx)[0]!.id;
-    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, account, "message.sent", { message_id: "x" } as never));
+    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, account, "message.sent", lifecycleFields("message.sent")));
     const res = await t.api("POST", "/sandbox/v1/reset");
     expect(res.status).toBe(200);
     expect(res.body.data.accounts[0]).toMatchObject({ name: "Acme", api_key: "sk_test_acme_0000000000000000" });

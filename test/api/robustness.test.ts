@@ -60,8 +60,13 @@ describe("bad input never reaches a 5xx (spec section 7, SANDBOX.md section 5)",
     });
   }
 
-  it("a malformed percent-encoded path is 400 in the error shape", async () => {
-    const res = await t.api("GET", "/v1/messages/%ZZ");
-    expectClientError(res, "GET /v1/messages/%ZZ");
-  });
+  it.each(["/v1/messages/%ZZ", "/v1/messages/%00%ff", "/v1/webhooks/%E2%82", "/sandbox/v1/contacts/%ff", "/v1/mess%ffages/x"])(
+    "a malformed percent-encoding in the path (%s) is 404 not_found, like any malformed id (SANDBOX.md section 5)",
+    async (path) => {
+      const res = await t.api("GET", path);
+      expectClientError(res, `GET ${path}`);
+      expect(res.status).toBe(404);
+      expect(res.body.error).toBe("not_found");
+    },
+  );
 });

@@ -40,14 +40,15 @@ describe("webhook delivery (spec section 6) to a real receiver", () => {
   describe("the request", () => {
     it("POSTs the raw event payload, not enveloped, signed, with the event id and attempt number", async () => {
       const hook = await createHook(t, receiver.url);
-      const event = emitTestEvent(t.sandbox.ctx, "message.read", { conversation_id: "c-1" });
+      const event = emitTestEvent(t.sandbox.ctx, "message.read", { conversation_id: "00000000-0000-4000-8000-0000000000c1" });
       await t.advance(0);
       expect(receiver.requests).toHaveLength(1);
       const [request] = receiver.requests;
       expect(request?.method).toBe("POST");
       expect(request?.path).toBe("/hook");
       expect(request?.body).toBe(JSON.stringify(event.payload));
-      expect(JSON.parse(request?.body ?? "")).toEqual({ type: "message.read", message_id: (event.payload as { message_id: string }).message_id, conversation_id: "c-1" });
+      expect(JSON.parse(request?.body ?? "")).toEqual(event.payload);
+      expect(event.payload).toMatchObject({ type: "message.read", conversation_id: "00000000-0000-4000-8000-0000000000c1" });
       expect(request?.headers["content-type"]).toBe("application/json");
       expect(request?.headers["user-agent"]).toMatch(/^msgctl/);
       expect(request?.headers["x-msgctl-event-id"]).toBe(event.id);

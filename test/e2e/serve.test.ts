@@ -124,6 +124,11 @@ describe("state file and database on disk", () => {
     const clash = await runCli(["serve", "--port", port, "--otp-port", "0", "--db", ":memory:", "--no-state-file"]);
     expect(clash.code).toBe(2);
     expect(clash.stderr).toContain(`Cannot listen on 127.0.0.1:${port}`);
+    // With --json, stdout stays JSON-only: no port-finder chatter before the error.
+    const quiet = await runCli(["serve", "--json", "--port", port, "--otp-port", "0", "--db", ":memory:", "--no-state-file"]);
+    expect(quiet.code).toBe(2);
+    expect(quiet.stdout).toBe("");
+    expect(quiet.stderr).toContain(`Cannot listen on 127.0.0.1:${port}`);
     await serve.stop();
   });
 });

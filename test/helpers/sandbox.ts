@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { launchSandbox, type Sandbox, type SandboxOptions } from "../../src/runtime/sandbox.js";
+import { conformanceChecker, type RecordedAnswer } from "./openapi-conformance.js";
 
 /** The default fixture's keys. */
 export const KEY = "sk_test_acme_0000000000000000";
@@ -36,6 +37,7 @@ export interface TestSandbox {
 const TRANSPORT = process.env.MSGCTL_TEST_TRANSPORT === "socket" ? "socket" : "in-process";
 
 async function call(
+  record: (answer: RecordedAnswer) => void,
   send: (path: string, init: RequestInit) => Promise<Response>,
   defaultKey: string,
   method: string,
@@ -58,6 +60,7 @@ async function call(
   } catch {
     // not JSON: keep the text
   }
+  record({ method, path: path.split("?")[0] as string, status: response.status, contentType: response.headers.get("content-type"), body: parsed });
   return { status: response.status, headers: response.headers, body: parsed };
 }
 
@@ -71,6 +74,8 @@ export function useSandbox(options: SandboxOptions & { socket?: boolean } = {}):
   const socket = needsSocket || TRANSPORT === "socket";
   const handle = {} as TestSandbox;
   const logged: string[] = [];
+  // Every answer is checked against its host's OpenAPI document when the file's tests are done.
+  const answers = { messaging: [] as RecordedAnswer[], otp: [] as RecordedAnswer[] };
   let expected = false;
   const logger = {
     info() {},
@@ -90,8 +95,8 @@ export function useSandbox(options: SandboxOptions & { socket?: boolean } = {}):
       : (path: string, init: RequestInit) => Promise.resolve(sandbox.otpApp.request(path, init));
     Object.assign(handle, {
       sandbox,
-      api: (method: string, path: string, o?: CallOptions) => call(messaging, KEY, method, path, o),
-      otp: (method: string, path: string, o?: CallOptions) => call(otp, OTP_KEY, method, path, o),
+      api: (method: string, path: string, o?: CallOptions) => call((a) => answers.messaging.push(a), messaging, KEY, method, path, o),
+      otp: (method: string, path: string, o?: CallOptions) => call((a) => answers.otp.push(a), otp, OTP_KEY, method, path, o),
       advance: (ms: number) => sandbox.scheduler.advance(ms),
       expectServerErrors() {
         expected = true;
@@ -105,7 +110,19 @@ export function useSandbox(options: SandboxOptions & { socket?: boolean } = {}):
     else expect(errors, "the server logged errors this test did not expect").toEqual([]);
   });
   afterAll(async () => {
-    await handle.sandbox?.stop();
+    const sandbox = handle.sandbox;
+    if (!sandbox) return;
+    const violations: string[] = [];
+    for (const [host, app] of [["messaging", sandbox.messagingApp], ["otp", sandbox.otpApp]] as const) {
+      if (answers[host].length === 0) continue;
+      const check = conformanceChecker(await (await app.request("/openapi.json")).json());
+      for (const answer of answers[host]) {
+        const problem = check(answer);
+        if (problem && !violations.includes(problem)) violations.push(problem);
+      }
+    }
+    await sandbox.stop();
+    expect(violations, "answers outside the host's OpenAPI document").toEqual([]);
   });
   return handle;
 }

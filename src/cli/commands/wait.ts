@@ -1,9 +1,10 @@
-import ora from "ora";
 import type { EventType, EventView } from "../../contract/index.js";
 import { parseDuration } from "../../lib/duration.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { readEventStream } from "../event-stream.js";
+import { interruptible } from "../interrupt.js";
 import { details, type Output } from "../output.js";
+import { startProgress } from "../progress.js";
 import { UsageError } from "../usage-error.js";
 
 /** Thrown when a wait runs out of time: exit 1, with what was seen. */
@@ -28,10 +29,13 @@ export function matches(payload: Record<string, unknown>, pairs: [string, string
   });
 }
 
-/** Parses `--timeout` (real time). */
+// Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer one would fire at once.
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** Parses `--timeout` (real time); anything past 24.8 days waits that long. */
 export function timeoutMs(value: string | undefined, fallback = "10s"): number {
   try {
-    return parseDuration(value ?? fallback);
+    return Math.min(parseDuration(value ?? fallback), LONGEST_TIMER_MS);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -52,27 +56,29 @@ export async function waitEvent(
   const client = connect(options);
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), limit);
-  const spinner = out.interactive && !out.json ? ora(`Waiting for ${type}${pairs.length ? ` (${options.match?.join(", ")})` : ""}`).start() : undefined;
+  const progress = startProgress(out, `Waiting for ${type}${pairs.length ? ` (${options.match?.join(", ")})` : ""}`);
   let seen = 0;
-  try {
-    const response = await client.sandbox.stream({ types: [type as EventType], after: pairs.length > 0 ? 0 : undefined, signal: abort.signal });
-    for await (const event of readEventStream(response)) {
-      seen++;
-      if (!matches(event.payload, pairs)) continue;
-      spinner?.succeed(`${type} arrived`);
-      out.result(event, (e) => details(out.color, [["event", e.type], ["id", e.id], ["at", e.created_at], ["payload", e.payload]]));
-      return event;
+  return interruptible(async () => {
+    try {
+      const response = await client.sandbox.stream({ types: [type as EventType], after: pairs.length > 0 ? 0 : undefined, signal: abort.signal });
+      for await (const event of readEventStream(response)) {
+        seen++;
+        if (!matches(event.payload, pairs)) continue;
+        progress.succeed(`${type} arrived`);
+        out.result(event, (e) => details(out.color, [["event", e.type], ["id", e.id], ["at", e.created_at], ["payload", e.payload]]));
+        return event;
+      }
+      throw new WaitTimeout(`The event stream closed before ${type} arrived`);
+    } catch (error) {
+      if (abort.signal.aborted) {
+        progress.fail();
+        throw new WaitTimeout(`No ${type} event${pairs.length ? ` matching ${options.match?.join(", ")}` : ""} within ${options.timeout ?? "10s"} (${seen} ${type} event(s) seen)`);
+      }
+      progress.fail();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      abort.abort();
     }
-    throw new WaitTimeout(`The event stream closed before ${type} arrived`);
-  } catch (error) {
-    if (abort.signal.aborted) {
-      spinner?.fail();
-      throw new WaitTimeout(`No ${type} event${pairs.length ? ` matching ${options.match?.join(", ")}` : ""} within ${options.timeout ?? "10s"} (${seen} ${type} event(s) seen)`);
-    }
-    spinner?.fail();
-    throw error;
-  } finally {
-    clearTimeout(timer);
-    abort.abort();
-  }
+  }, progress.stop);
 }

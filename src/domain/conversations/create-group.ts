@@ -1,5 +1,6 @@
 import { createChatBody, type ChatResource } from "../../contract/chats.js";
 import { AppError, invalidRequest, invalidState } from "../../lib/app-error.js";
+import { clip } from "../../lib/bounded-input.js";
 import { requireHandle } from "../../lib/handle-input.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { parseInput } from "../../lib/validation.js";
@@ -30,7 +31,7 @@ function creatorNumber(ctx: DomainContext, accountId: string, input: string): Ac
   const phone = normalizePhone(input);
   const number = phone ? numberByHandle(ctx, phone) : undefined;
   if (!number || number.accountId !== accountId) {
-    throw new AppError("invalid_from_handle", 400, `from_handle: ${input} is not one of this account's numbers`);
+    throw new AppError("invalid_from_handle", 400, `from_handle: ${clip(input)} is not one of this account's numbers`);
   }
   if (!number.channels.includes("imessage")) {
     const what = number.channels.includes("whatsapp") ? "a WhatsApp number" : "an SMS-only number";

@@ -1,5 +1,6 @@
 import { addParticipantBody, renameChatBody, type ChatResource } from "../../contract/chats.js";
 import { AppError, invalidRequest, invalidState, notFound } from "../../lib/app-error.js";
+import { clip } from "../../lib/bounded-input.js";
 import { requireHandle } from "../../lib/handle-input.js";
 import { parseHandle } from "../../lib/handles.js";
 import { parseInput } from "../../lib/validation.js";
@@ -117,8 +118,8 @@ export function removeChatParticipant(ctx: DomainContext, accountId: string, id:
     const group = changeableGroup(ctx, row);
     // `14155550191` without its `+` is accepted, as in the faults path: a `+` is easy to lose in a URL.
     const raw = /^\d+$/.test(handleParam) ? `+${handleParam}` : handleParam;
-    const handle = raw.length <= 320 ? parseHandle(raw)?.value : undefined;
-    if (!handle || !group.members.includes(handle)) throw notFound(`Participant ${handleParam.slice(0, 60)} of chat ${row.id}`);
+    const handle = parseHandle(raw)?.value;
+    if (!handle || !group.members.includes(handle)) throw notFound(`Participant ${clip(handleParam)} of chat ${row.id}`);
     removeGroupMember(ctx, group, handle);
     return chatNow(ctx, row);
   });

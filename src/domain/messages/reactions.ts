@@ -1,4 +1,5 @@
 import { invalidRequest } from "../../lib/app-error.js";
+import { INPUT_LIMITS } from "../../lib/bounded-input.js";
 
 /** The named reactions (tapbacks) of spec 4.3. */
 export const NAMED_REACTIONS = ["love", "like", "dislike", "laugh", "emphasize", "question"] as const;
@@ -10,6 +11,8 @@ const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u;
 /** True for a named reaction or exactly one emoji (one grapheme cluster that is an emoji). */
 export function isValidReaction(value: string): boolean {
   if ((NAMED_REACTIONS as readonly string[]).includes(value)) return true;
+  // Segmenting costs far more than linear time and memory: never segment more than one emoji's worth.
+  if (value.length > INPUT_LIMITS.reaction) return false;
   const graphemes = [...segmenter.segment(value)];
   return graphemes.length === 1 && EMOJI.test(value);
 }

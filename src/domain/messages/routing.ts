@@ -1,4 +1,5 @@
-import type { HandleAvailability } from "../../contract/messages.js";
+import { availabilityQuery, type HandleAvailability } from "../../contract/messages.js";
+import { parseInput } from "../../lib/validation.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { requireHandle } from "../../lib/handle-input.js";
 import { hasInboundFrom } from "../../store/conversations.js";
@@ -70,7 +71,8 @@ export const whatsappJid = (e164: string) => `${e164.replace(/^\+/, "")}@s.whats
 /** GET /v1/handles/availability (spec 4.3). */
 export function handleAvailability(ctx: DomainContext, input: string | null): HandleAvailability {
   if (input === null || input.trim() === "") throw invalidRequest("handle: required (an E.164 phone number or iMessage email)");
-  const handle = requireHandle(input, "handle");
+  const query = parseInput(availabilityQuery, { handle: input }, "query");
+  const handle = requireHandle(query.handle, "handle");
   const profile = contactProfile(ctx, handle);
   return { handle, imessage: profile.imessage, channel: profile.imessage ? "imessage" : "sms" };
 }

@@ -1,5 +1,6 @@
 import { sendMessageBody as sendBody, type SendMessageBody } from "../../contract/messages.js";
 import { AppError, invalidRequest } from "../../lib/app-error.js";
+import { clip } from "../../lib/bounded-input.js";
 import { requireHandle } from "../../lib/handle-input.js";
 import { parseHandleMemo } from "../../lib/handle-memo.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
@@ -85,7 +86,7 @@ function destinationOf(ctx: DomainContext, accountId: string, body: SendMessageB
   const fromHandle = parseHandleMemo(body.from_handle);
   const number = fromHandle?.kind === "phone" ? numberByHandle(ctx, fromHandle.value) : undefined;
   if (!number || number.accountId !== accountId) {
-    throw new AppError("invalid_from_handle", 400, `from_handle: ${body.from_handle} is not one of this account's numbers`);
+    throw new AppError("invalid_from_handle", 400, `from_handle: ${clip(body.from_handle)} is not one of this account's numbers`);
   }
   assertSendable(number, to, requested);
   return { number, to, service: serviceOf(requested), requested };

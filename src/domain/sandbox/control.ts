@@ -1,7 +1,8 @@
 import type { Fixture } from "../../contract/fixture.js";
 import type { AccountView } from "../../contract/sandbox.js";
-import { invalidState } from "../../lib/app-error.js";
-import type { ClockMode } from "../../lib/clock.js";
+import { invalidRequest, invalidState } from "../../lib/app-error.js";
+import { MAX_CLOCK_MS } from "../../lib/bounded-input.js";
+import { isoTime, type ClockMode } from "../../lib/clock.js";
 import { accountsWithKnownKeys, type CreatedAccount } from "../accounts/index.js";
 import { resetCaches, type DomainContext } from "../core/index.js";
 import { seedFixture, type SeededAccount } from "./seed.js";
@@ -48,6 +49,10 @@ export function createSandboxControl(options: SandboxControlOptions): SandboxCon
     clock: () => ({ now: ctx.clock.now(), mode: ctx.clock.mode }),
     async advance(ms) {
       if (ctx.clock.mode !== "manual") throw invalidState("The clock is real: start the sandbox with --clock manual to advance it");
+      // Past year 9999 timestamps lose their ISO 8601 shape (and Date ends soon after).
+      if (!(ms >= 0) || ctx.clock.now() + ms > MAX_CLOCK_MS) {
+        throw invalidRequest(`advance: must be 0 or more and keep the clock at or before ${isoTime(MAX_CLOCK_MS)} (it is ${isoTime(ctx.clock.now())})`);
+      }
       return { now: await jobs.advance(ms), mode: ctx.clock.mode };
     },
     reset: (next) =>

@@ -1,4 +1,5 @@
 import { invalidRequest } from "../../lib/app-error.js";
+import { clip } from "../../lib/bounded-input.js";
 import { normalizePhone } from "../../lib/handles.js";
 import type { DomainContext } from "../core/index.js";
 import { numberByHandle, type AccountNumber } from "../world/index.js";
@@ -8,6 +9,6 @@ export function accountNumberOf(ctx: DomainContext, accountId: string, to: strin
   if (to === undefined) throw invalidRequest(`to: required (one of the account's numbers) unless ${unless} is set`);
   const handle = normalizePhone(to);
   const number = handle ? numberByHandle(ctx, handle) : undefined;
-  if (!number || number.accountId !== accountId) throw invalidRequest(`to: ${to} is not one of this account's numbers`);
+  if (!number || number.accountId !== accountId) throw invalidRequest(`to: ${clip(to)} is not one of this account's numbers`);
   return number;
 }

@@ -81,6 +81,7 @@ export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery
         },
         timeoutMs: ctx.settings.webhookTimeoutMs,
         signal: run.signal,
+        pinTo: target.addresses,
       });
       if (posted.aborted || run.signal.aborted) return;
       outcome = { result: posted.acknowledged ? "succeeded" : "retry", statusCode: posted.statusCode, error: posted.error };

@@ -1,3 +1,5 @@
+import { pinnedDispatcher } from "./pinned-lookup.js";
+
 /** What one POST to a receiver came to. */
 export interface PostOutcome {
   /** A 2xx arrived within the window (spec section 6 delivery rule 1). */
@@ -17,6 +19,8 @@ export interface PostOptions {
   timeoutMs: number;
   /** Aborted when the sandbox stops or resets. */
   signal: AbortSignal;
+  /** Connect only to these addresses (the ones the URL policy checked), never resolving again. */
+  pinTo?: string[];
 }
 
 function describeFailure(error: unknown): string {
@@ -34,8 +38,10 @@ export async function postWebhook(fetchFn: typeof fetch, options: PostOptions): 
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), options.timeoutMs);
   const signal = AbortSignal.any([timeout.signal, options.signal]);
+  const pinned = options.pinTo ? await pinnedDispatcher(options.pinTo) : undefined;
   try {
-    const response = await fetchFn(options.url, { method: "POST", headers: options.headers, body: options.body, redirect: "manual", signal });
+    const init = { method: "POST", headers: options.headers, body: options.body, redirect: "manual", signal, dispatcher: pinned?.dispatcher } as RequestInit;
+    const response = await fetchFn(options.url, init);
     // Only the status matters; drop the body so the connection is freed.
     await response.body?.cancel().catch(() => {});
     const status = response.status;
@@ -53,5 +59,6 @@ export async function postWebhook(fetchFn: typeof fetch, options: PostOptions): 
     return { acknowledged: false, statusCode: null, error: describeFailure(error), aborted: false };
   } finally {
     clearTimeout(timer);
+    await pinned?.close();
   }
 }

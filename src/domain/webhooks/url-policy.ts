@@ -1,6 +1,7 @@
 import { AppError } from "../../lib/app-error.js";
 import { forbiddenAddressReason, parseWebhookUrl, type UrlPolicy } from "../../lib/webhook-url.js";
 import type { DomainContext } from "../core/index.js";
+import { LOOPBACK_ADDRESSES } from "./pinned-lookup.js";
 
 /** How long URL checks at creation wait for DNS before accepting the name as it is (real ms). */
 const CREATE_RESOLVE_TIMEOUT_MS = 3_000;
@@ -56,7 +57,8 @@ export async function checkWebhookUrl(ctx: DomainContext, input: string): Promis
 
 /** What a delivery may do with its endpoint's URL right now. */
 export type DeliveryTarget =
-  | { kind: "ok" }
+  /** Go ahead; `addresses` (for a name) are the checked ones the connection must use. */
+  | { kind: "ok"; addresses?: string[] }
   /** The host now is, or resolves to, a forbidden address: the delivery is dropped, never retried. */
   | { kind: "drop"; reason: string }
   /** The name did not resolve: a failed attempt, retried on the ladder. */
@@ -64,14 +66,16 @@ export type DeliveryTarget =
 
 /**
  * Resolves the endpoint's host again before each attempt (spec 4.4: a delivery whose host later
- * resolves to a forbidden address is dropped). The policy is the one in force now.
+ * resolves to a forbidden address is dropped). The policy is the one in force now. The addresses
+ * returned are the only ones the attempt may connect to (webhook-pinned-lookup.ts).
  */
 export async function checkDeliveryTarget(ctx: DomainContext, href: string): Promise<DeliveryTarget> {
   const policy = urlPolicy(ctx);
   let host: string;
   try {
     const target = parseWebhookUrl(href, policy);
-    if (target.isIp || target.isLoopbackName) return { kind: "ok" };
+    if (target.isIp) return { kind: "ok" };
+    if (target.isLoopbackName) return { kind: "ok", addresses: LOOPBACK_ADDRESSES };
     host = target.host;
   } catch (error) {
     return { kind: "drop", reason: (error as Error).message.replace(/^url: /, "") };
@@ -81,5 +85,5 @@ export async function checkDeliveryTarget(ctx: DomainContext, href: string): Pro
   const { addresses } = resolved;
   if (addresses.length === 0) return { kind: "unresolved", error: `cannot resolve ${host} (no addresses)` };
   const reason = firstForbidden(addresses, policy);
-  return reason ? { kind: "drop", reason: `${host} resolves to ${reason}` } : { kind: "ok" };
+  return reason ? { kind: "drop", reason: `${host} resolves to ${reason}` } : { kind: "ok", addresses };
 }

@@ -1,4 +1,4 @@
-import { advanceBody, type ClockView } from "../../contract/sandbox.js";
+import { advanceBody, clockView as clockSchema, type ClockView } from "../../contract/sandbox.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
 import { parseDuration } from "../../lib/duration.js";
@@ -9,10 +9,23 @@ const clockView = (clock: { now: number; mode: ClockView["mode"] }): ClockView =
 
 /** The clock under /sandbox/v1 (SANDBOX.md section 4). */
 export const clockRoutes: Route[] = [
-  { method: "GET", path: "/sandbox/v1/clock", handler: ({ control }) => ok(clockView(control.clock())) },
+  {
+    method: "GET",
+    path: "/sandbox/v1/clock",
+    doc: { tag: "Sandbox: clock", summary: "The sandbox clock", responses: { 200: { description: "its time and mode", schema: clockSchema } } },
+    handler: ({ control }) => ok(clockView(control.clock())),
+  },
   {
     method: "POST",
     path: "/sandbox/v1/clock/advance",
+    doc: {
+      tag: "Sandbox: clock",
+      summary: "Advance a manual clock",
+      description: "Runs every job that falls due, in due order, each at its due time, up to and including the target; returns once that work (webhook attempts included) is done.",
+      body: advanceBody,
+      responses: { 200: { description: "the clock after the advance", schema: clockSchema } },
+      errors: [409],
+    },
     async handler({ control, json }) {
       const body = await json();
       if (body === undefined) throw invalidRequest("body: send { \"duration\": \"1h\" } or { \"ms\": 3600000 }");

@@ -1,4 +1,5 @@
 import type { EventStream } from "h3";
+import { delivery, listDeliveriesQuery, streamDeliveriesQuery } from "../../contract/webhooks.js";
 import { getDelivery, isAccountWebhook, listDeliveries } from "../../domain/webhooks/index.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { openEventStream } from "../event-stream.js";
@@ -22,20 +23,35 @@ function streamAttempts(request: ApiRequest): EventStream {
   );
 }
 
+const TAG = "Sandbox: webhook deliveries";
+
 /** Webhook deliveries under /sandbox/v1 (docs/control-api.md, "Webhook deliveries"). */
 export const deliveryRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/deliveries",
+    doc: { tag: TAG, summary: "List deliveries", description: "Newest first, with every attempt; filter by endpoint, status or event.", query: listDeliveriesQuery, responses: { 200: { description: "a page of deliveries", schema: delivery, list: true } } },
     handler({ ctx, account, query }) {
       const { data, hasMore } = listDeliveries(ctx, account.id, Object.fromEntries(query));
       return page(data, hasMore);
     },
   },
-  { method: "GET", path: "/sandbox/v1/deliveries/stream", handler: streamAttempts },
+  {
+    method: "GET",
+    path: "/sandbox/v1/deliveries/stream",
+    doc: {
+      tag: TAG,
+      summary: "Stream delivery attempts live",
+      description: "Server-sent `attempt` events, one per recorded attempt, each the delivery with every attempt so far (what `webhooks listen` reads).",
+      query: streamDeliveriesQuery,
+      responses: { 200: { description: "text/event-stream", raw: "text/event-stream" } },
+    },
+    handler: streamAttempts,
+  },
   {
     method: "GET",
     path: "/sandbox/v1/deliveries/:id",
+    doc: { tag: TAG, summary: "Get a delivery", params: { id: "the delivery's id" }, responses: { 200: { description: "the delivery", schema: delivery } } },
     handler: ({ ctx, account, params }) => ok(getDelivery(ctx, account.id, params.id ?? "")),
   },
 ];

@@ -1,5 +1,5 @@
 import type { EventStream } from "h3";
-import { listEventsQuery } from "../../contract/events.js";
+import { eventView, listEventsQuery, streamEventsQuery } from "../../contract/events.js";
 import { listEvents, parseEventTypes, toEventView, type EventType, type EventView } from "../../domain/core/index.js";
 import { parseInput } from "../../lib/validation.js";
 import { openEventStream } from "../event-stream.js";
@@ -34,6 +34,7 @@ export const eventRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/events",
+    doc: { tag: "Sandbox: events", summary: "List events", description: "The account's events after a sequence number.", query: listEventsQuery, responses: { 200: { description: "a page of events", schema: eventView, list: true } } },
     handler({ ctx, account, query }) {
       const { after, limit, types: raw, order } = parseInput(listEventsQuery, Object.fromEntries(query), "query");
       const types = parseEventTypes(raw ?? query.get("events"));
@@ -45,6 +46,13 @@ export const eventRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/events/stream",
+    doc: {
+      tag: "Sandbox: events",
+      summary: "Stream events live",
+      description: "Server-sent events, one per emitted event (its data an Event), live until the client goes away; `after` or Last-Event-ID replays what was missed first.",
+      query: streamEventsQuery,
+      responses: { 200: { description: "text/event-stream", raw: "text/event-stream" } },
+    },
     handler: streamEvents,
   },
 ];

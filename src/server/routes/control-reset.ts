@@ -1,4 +1,4 @@
-import { resetBody } from "../../contract/sandbox.js";
+import { resetBody, resetResult } from "../../contract/sandbox.js";
 import { parseFixture } from "../../domain/sandbox/index.js";
 import { parseInput } from "../../lib/validation.js";
 import { ok, type Route } from "../route.js";
@@ -8,6 +8,13 @@ export const resetRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/reset",
+    doc: {
+      tag: "Sandbox",
+      summary: "Wipe all state and re-seed",
+      description: "Every account's state goes; the fixture (the one the sandbox started with, or the one sent) seeds it again. The clock keeps its time.",
+      body: resetBody,
+      responses: { 200: { description: "the accounts re-seeded, with their keys", schema: resetResult } },
+    },
     async handler({ control, json }) {
       const body = parseInput(resetBody, await json());
       const fixture = body?.fixture === undefined ? undefined : parseFixture(body.fixture, "fixture");

@@ -6,43 +6,57 @@ import {
   simulateReaction,
   simulateTyping,
 } from "../../domain/simulate/index.js";
+import { chatResource } from "../../contract/chats.js";
+import { messageResource } from "../../contract/messages.js";
+import { inboundBody, simulateEditBody, simulateFailBody, simulateReactionBody, simulateTypingBody } from "../../contract/world.js";
 import { ok, type Route } from "../route.js";
+
+const TAG = "Sandbox: simulate";
+const message = (description: string) => ({ 200: { description, schema: messageResource } });
+const id = { id: "the outbound message's id" };
 
 /** The simulate actions of the control API (SANDBOX.md section 6): contacts' activity, forced progress. */
 export const simulateRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/simulate/inbound",
+    doc: { tag: TAG, summary: "A contact sends a message", description: "Creates the thread on first contact and fires message.received.", body: inboundBody, responses: { 201: { description: "the inbound Message", schema: messageResource } } },
     handler: async ({ ctx, account, json }) => ok(simulateInbound(ctx, account.id, await json()), 201),
   },
   {
     method: "POST",
     path: "/sandbox/v1/simulate/reaction",
+    doc: { tag: TAG, summary: "A contact reacts", description: "To one of the account's delivered messages; fires message.reaction.", body: simulateReactionBody, responses: message("the message reacted to"), errors: [409] },
     handler: async ({ ctx, account, json }) => ok(simulateReaction(ctx, account.id, await json())),
   },
   {
     method: "POST",
     path: "/sandbox/v1/simulate/typing",
+    doc: { tag: TAG, summary: "A contact types", description: "Fires conversation.typing in their thread (not SMS).", body: simulateTypingBody, responses: { 200: { description: "the Chat", schema: chatResource } }, errors: [409] },
     handler: async ({ ctx, account, json }) => ok(simulateTyping(ctx, account.id, await json())),
   },
   {
     method: "POST",
     path: "/sandbox/v1/simulate/edit",
+    doc: { tag: TAG, summary: "A contact edits their message", description: "iMessage or WhatsApp; fires message.edited.", body: simulateEditBody, responses: message("the edited message"), errors: [409] },
     handler: async ({ ctx, account, json }) => ok(simulateEdit(ctx, account.id, await json())),
   },
   {
     method: "POST",
     path: "/sandbox/v1/messages/:id/delivered",
+    doc: { tag: TAG, summary: "Force delivered", description: "Moves an outbound message forward through every state in between, firing each event in order.", params: id, responses: message("the message, delivered"), errors: [409] },
     handler: ({ ctx, account, params }) => ok(simulateProgress(ctx, account.id, params.id ?? "", "delivered")),
   },
   {
     method: "POST",
     path: "/sandbox/v1/messages/:id/read",
+    doc: { tag: TAG, summary: "Force read", description: "Moves an outbound message forward through every state in between, firing each event in order.", params: id, responses: message("the message, read"), errors: [409] },
     handler: ({ ctx, account, params }) => ok(simulateProgress(ctx, account.id, params.id ?? "", "read")),
   },
   {
     method: "POST",
     path: "/sandbox/v1/messages/:id/fail",
+    doc: { tag: TAG, summary: "Force a failure", description: "A queued or sent message fails with `error` and message.failed.", params: id, body: simulateFailBody, responses: message("the failed message"), errors: [409] },
     handler: async ({ ctx, account, params, json }) => ok(simulateFailure(ctx, account.id, params.id ?? "", await json())),
   },
 ];

@@ -1,6 +1,13 @@
+import { healthResult } from "../../contract/sandbox.js";
 import { ok, type Route } from "../route.js";
 
 /** GET /healthz: 200 once the sandbox is ready (SANDBOX.md section 1). */
 export const healthRoutes: Route[] = [
-  { method: "GET", path: "/healthz", auth: false, handler: () => ok({ status: "ok" }) },
+  {
+    method: "GET",
+    path: "/healthz",
+    auth: false,
+    doc: { tag: "Sandbox", summary: "Readiness", description: "200 once the sandbox is ready (for CI readiness checks); no key needed.", responses: { 200: { description: "ready", schema: healthResult } } },
+    handler: () => ok({ status: "ok" as const }),
+  },
 ];

@@ -25,6 +25,7 @@ export const inspectorRoutes: Route[] = [
     method: "GET",
     path: "/",
     auth: false,
+    doc: { tag: "Sandbox", summary: "The inspector", description: "A web page to watch and drive the sandbox.", responses: { 200: { description: "the page", raw: "text/html" } } },
     handler: ({ event }) =>
       new Response(page(event.url.origin), { headers: { "content-type": "text/html; charset=utf-8", "x-request-id": (event.context as { requestId?: string }).requestId ?? "" } }),
   },

@@ -1,0 +1,50 @@
+import ora from "ora";
+import type { Output } from "./output.js";
+
+/** What a waiting command shows while it waits: a spinner, plain lines, or nothing. */
+export interface Progress {
+  /** The current state, e.g. "Waiting for … (now sent)". */
+  update(text: string): void;
+  succeed(text: string): void;
+  fail(): void;
+  /** Stops drawing at once (on a signal), leaving the terminal usable. */
+  stop(): void;
+}
+
+/** A stream that can carry a spinner: a terminal that reports a width (and is not TERM=dumb). */
+export function canAnimate(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv = process.env): boolean {
+  return stream.isTTY === true && (stream.columns ?? 0) > 0 && env.TERM !== "dumb";
+}
+
+const silent: Progress = { update() {}, succeed() {}, fail() {}, stop() {} };
+
+/**
+ * Progress for people, on stderr so that stdout keeps only the result. A spinner where the
+ * terminal can redraw a line; on a terminal that reports zero columns (CI ptys, some editors)
+ * ora would compute an infinite line count and redraw forever, so plain lines are written
+ * instead, one per change. Nothing with --json or when output is not a terminal.
+ */
+export function startProgress(out: Output, text: string, stream: NodeJS.WriteStream = process.stderr): Progress {
+  if (out.json || !out.interactive) return silent;
+  if (canAnimate(stream)) {
+    const spinner = ora({ text, stream }).start();
+    return {
+      update: (next) => void (spinner.text = next),
+      succeed: (done) => void spinner.succeed(done),
+      fail: () => void spinner.fail(),
+      stop: () => void spinner.stop(),
+    };
+  }
+  let shown = text;
+  stream.write(`${text}\n`);
+  return {
+    update(next) {
+      if (next === shown) return;
+      shown = next;
+      stream.write(`${next}\n`);
+    },
+    succeed: (done) => void stream.write(`${done}\n`),
+    fail() {},
+    stop() {},
+  };
+}

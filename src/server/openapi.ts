@@ -1,0 +1,154 @@
+import { errorBody } from "../contract/common.js";
+import { toJsonSchema, type JsonSchema, type Schema } from "../contract/json-schema.js";
+import type { ResponseDoc, Route, RouteDoc } from "./route.js";
+
+/**
+ * The OpenAPI 3.1 document of a host (SANDBOX.md section 1, `/openapi.json`), generated from its
+ * route table: every schema in it is a contract schema the domain validates with or answers to,
+ * converted by zod. Nothing is written by hand beside the routes.
+ */
+
+/** Which host a document describes. */
+export type HostName = "messaging" | "otp";
+
+type Document = Record<string, unknown> & { components: { schemas: Record<string, JsonSchema> } & Record<string, unknown> };
+
+const HOSTS: Record<HostName, { title: string; description: string; scheme: string; keyDescription: string; port: number }> = {
+  messaging: {
+    title: "Messaging API (msgctl sandbox)",
+    description:
+      "Send and receive iMessage, SMS and WhatsApp from business numbers, with attachments, conversations, group chats and signed webhooks (spec sections 1-6), plus the sandbox's control API under /sandbox/v1.",
+    scheme: "messagingKey",
+    keyDescription: "A messaging API key: `sk_live_…` or `sk_test_…` (spec section 5). An OTP key here is 401 unauthorized.",
+    port: 4010,
+  },
+  otp: {
+    title: "OTP service (msgctl sandbox)",
+    description:
+      "Phone verification where the user texts a six-digit code (spec sections 1-4.6), plus the sandbox's control API under /sandbox/v1. It sends no webhooks; poll the challenge.",
+    scheme: "otpKey",
+    keyDescription: "An OTP API key: `otp_live_…` (spec section 5). A messaging key here is 401 unauthorized.",
+    port: 4011,
+  },
+};
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "invalid_request (the message names the field) or another 400 code of spec section 7",
+  401: "unauthorized: missing, malformed or unknown key, or a key of the other host's kind",
+  403: "forbidden, or a tampered or expired signed URL",
+  404: "not_found: unknown or malformed id, or another account's",
+  409: "invalid_state, or another 409 code of spec section 7",
+  410: "expired",
+  413: "payload_too_large: a JSON body over 1 MiB or a file over 100 MiB",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  503: "unavailable: safe to retry",
+};
+
+/** Converts a contract schema, hoisting the schemas it names (`.meta({ id })`) into components. */
+function convert(schema: Schema, io: "input" | "output", components: Record<string, JsonSchema>): JsonSchema {
+  const json = toJsonSchema(schema, io);
+  return hoist(json, components);
+}
+
+function hoist(json: JsonSchema, components: Record<string, JsonSchema>): JsonSchema {
+  const { $schema: _schema, $defs, ...rest } = json as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  for (const [name, def] of Object.entries($defs ?? {})) components[name] ??= rewriteRefs(def) as JsonSchema;
+  return rewriteRefs(rest) as JsonSchema;
+}
+
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, key === "$ref" && typeof inner === "string" ? inner.replace("#/$defs/", "#/components/schemas/") : rewriteRefs(inner)]),
+    );
+  }
+  return value;
+}
+
+const operationId = (route: Route) =>
+  route.method.toLowerCase() +
+  route.path
+    .split(/[/:-]/)
+    .filter(Boolean)
+    .map((part) => part[0]?.toUpperCase() + part.slice(1))
+    .join("");
+
+function parameters(doc: RouteDoc, components: Record<string, JsonSchema>): JsonSchema[] {
+  const found: JsonSchema[] = Object.entries(doc.params ?? {}).map(([name, description]) => ({ name, in: "path", required: true, description, schema: { type: "string" } }));
+  if (doc.query) {
+    const query = convert(doc.query, "input", components) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, schema] of Object.entries(query.properties ?? {})) {
+      const { description, ...rest } = schema;
+      found.push({ name, in: "query", required: query.required?.includes(name) ?? false, ...(description ? { description } : {}), schema: rest });
+    }
+  }
+  for (const [name, description] of Object.entries(doc.headers ?? {})) found.push({ name, in: "header", required: false, description, schema: { type: "string" } });
+  return found;
+}
+
+function successResponse(answer: ResponseDoc, components: Record<string, JsonSchema>): JsonSchema {
+  if (answer.raw) {
+    const schema = answer.raw === "application/octet-stream" ? { type: "string", format: "binary" } : answer.raw === "application/json" && answer.schema ? convert(answer.schema, "output", components) : { type: "string" };
+    return { description: answer.description, content: { [answer.raw]: { schema } } };
+  }
+  const data = answer.schema ? convert(answer.schema, "output", components) : {};
+  const schema = answer.list
+    ? { type: "object", properties: { data: { type: "array", items: data }, has_more: { type: "boolean" }, request_id: { type: "string" } }, required: ["data", "has_more", "request_id"], additionalProperties: false }
+    : { type: "object", properties: { data, request_id: { type: "string" } }, required: ["data", "request_id"], additionalProperties: false };
+  return { description: answer.description, headers: { "X-Request-Id": { $ref: "#/components/headers/RequestId" } }, content: { "application/json": { schema } } };
+}
+
+function errorStatuses(route: Route): number[] {
+  const doc = route.doc;
+  const statuses = new Set<number>(doc.errors ?? []);
+  if (route.auth !== false) statuses.add(401);
+  if (doc.body || doc.query) statuses.add(400);
+  if (doc.body) {
+    statuses.add(413);
+    statuses.add(415);
+  }
+  if (route.path.includes(":")) statuses.add(404);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function operation(route: Route, host: HostName, components: Record<string, JsonSchema>): JsonSchema {
+  const { doc } = route;
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, answer] of Object.entries(doc.responses)) responses[status] = successResponse(answer, components);
+  for (const status of errorStatuses(route)) {
+    responses[String(status)] = { description: ERROR_TEXT[status] ?? "an error", headers: { "X-Request-Id": { $ref: "#/components/headers/RequestId" } }, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+  }
+  const op: JsonSchema = { operationId: operationId(route), summary: doc.summary, tags: [doc.tag], responses };
+  if (doc.description) op.description = doc.description;
+  const params = parameters(doc, components);
+  if (params.length > 0) op.parameters = params;
+  if (doc.body) op.requestBody = { required: false, content: { "application/json": { schema: convert(doc.body, "input", components) } } };
+  op.security = route.auth === false ? [] : [{ [HOSTS[host].scheme]: [] }];
+  return op;
+}
+
+/** The OpenAPI 3.1 document of one host's routes. */
+export function openApiDocument(host: HostName, routes: readonly Route[], options: { version: string; serverUrl?: string }): Document {
+  const meta = HOSTS[host];
+  const components: Record<string, JsonSchema> = { Error: convert(errorBody, "output", {}) };
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:([A-Za-z_]+)/g, "{$1}");
+    (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, host, components);
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: meta.title, version: options.version, description: meta.description },
+    servers: [{ url: options.serverUrl ?? `http://127.0.0.1:${meta.port}` }],
+    security: [{ [meta.scheme]: [] }],
+    tags: [...new Set(routes.map((route) => route.doc.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: { [meta.scheme]: { type: "http", scheme: "bearer", description: meta.keyDescription } },
+      headers: { RequestId: { description: "The request id, also in the body's request_id", schema: { type: "string" } } },
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { deliveredIMessage, resetBeforeEach } from "../helpers/messages.js";
+import { useSandbox, type Answer } from "../helpers/sandbox.js";
+
+const errorShape = (code: string) => ({ error: code, message: expect.any(String), request_id: expect.stringMatching(/^req_/) });
+
+function expect400(res: Answer, field: RegExp) {
+  expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(400);
+  expect(res.body).toEqual(errorShape("invalid_request"));
+  expect(res.body.message).toMatch(field);
+  expect(res.headers.get("x-request-id")).toBe(res.body.request_id);
+}
+
+describe("input limits (docs/spec-decisions.md): bad input is a 400 in the error shape, never a crash", () => {
+  const t = useSandbox();
+  resetBeforeEach(t);
+
+  it("a 600 KB reaction on react and on simulate reaction: 400 naming the field, and nothing changes", async () => {
+    const delivered = await deliveredIMessage(t);
+    const huge = "👍".repeat(150_000); // 600 KB of UTF-8, under the 1 MiB body limit
+    expect400(await t.api("POST", `/v1/messages/${delivered.id}/react`, { body: { reaction: huge } }), /^reaction: /);
+    const simulated = await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: delivered.id, from: "+14155550191", reaction: huge } });
+    expect400(simulated, /^reaction: /);
+    const after = await t.api("GET", `/sandbox/v1/events?limit=100`);
+    expect(after.body.data.filter((e: { type: string }) => e.type === "message.reaction")).toEqual([]);
+  });
+
+  it("a reaction of 20,000 characters (under the body limits) is refused as not one emoji", async () => {
+    const delivered = await deliveredIMessage(t);
+    expect400(await t.api("POST", `/v1/messages/${delivered.id}/react`, { body: { reaction: `😀${"\u0301".repeat(19_998)}` } }), /^reaction: must be one of/);
+  });
+
+  it("JSON nested deeper than 32 levels: 400 naming the body", async () => {
+    const deep = `{"to":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    expect400(await t.api("POST", "/v1/messages", { body: deep }), /^body: nested deeper than 32 levels/);
+  });
+
+  it("a handle of 10,000 characters: 400, and the message does not echo it in full", async () => {
+    const res = await t.api("POST", "/v1/messages", { body: { to: `${"a@b.".repeat(2_500)}`, from_handle: "+14155550101", text: "hi" } });
+    expect400(res, /^to: /);
+    expect(res.body.message.length).toBeLessThan(200);
+    const availability = await t.api("GET", `/v1/handles/availability?handle=${"a@".repeat(5_000)}`);
+    expect400(availability, /^handle: /);
+  });
+
+  it("a clock advance that would pass the end of year 9999: 400, and the clock stays", async () => {
+    const before = (await t.api("GET", "/sandbox/v1/clock")).body.data.now;
+    expect400(await t.api("POST", "/sandbox/v1/clock/advance", { body: { duration: `${"9".repeat(60)}d` } }), /^advance: .*9999-12-31T23:59:59.999Z/);
+    expect400(await t.api("POST", "/sandbox/v1/clock/advance", { body: { ms: Number.MAX_SAFE_INTEGER } }), /^advance: /);
+    expect((await t.api("GET", "/sandbox/v1/clock")).body.data.now).toBe(before);
+  });
+});
