@@ -179,6 +179,13 @@ describe("contacts change groups too (simulate rename, simulate add|remove)", ()
     expect((await t.api("GET", "/v1/messages")).body.data.length).toBe(before + 1);
   });
 
+  it("writes no more into a removed number's conversation: simulate inbound --group on it is 409 invalid_state", async () => {
+    const received = await groupInbound(t, { from: IPHONE, to: MAIN, members: [SALES, ALICE] });
+    await simulate("participants", { conversation_id: received.conversation_id, action: "remove", handle: MAIN, from: IPHONE });
+    expectError(await simulate("inbound", { from: ALICE, group: received.conversation_id, text: "x" }), 409, "invalid_state");
+    expect((await simulate("inbound", { from: ALICE, group: received.conversation_id, to: SALES, text: "x" })).status).toBe(201);
+  });
+
   it("refuses a sender who is not a member, or one of the account's numbers", async () => {
     const received = await groupInbound(t, { members: [ALICE] });
     const body = { conversation_id: received.conversation_id, action: "add", handle: BOB };
