@@ -5,7 +5,7 @@
 //
 //   npm run build:binary            → dist/bin/msgctl
 import { execFileSync } from "node:child_process";
-import { copyFileSync, chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
@@ -18,6 +18,58 @@ const require = createRequire(import.meta.url);
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
 mkdirSync(OUT, { recursive: true });
+
+// Packages carried as files, not bundled: native addons with shared libraries beside them.
+const CARRIED = ["sharp"];
+
+/** The package and the dependencies it needs at run time (optional ones only where installed). */
+function dependencyClosure(names) {
+  const found = new Map();
+  const visit = (name) => {
+    if (found.has(name)) return;
+    const dir = join(ROOT, "node_modules", name);
+    if (!existsSync(join(dir, "package.json"))) return;
+    found.set(name, dir);
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    for (const dep of [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]) visit(dep);
+  };
+  names.forEach(visit);
+  return found;
+}
+
+/** Every file under a folder, with paths relative to `base`. */
+function filesUnder(dir, base) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return filesUnder(path, base);
+    return entry.isFile() ? [{ path: path.slice(base.length + 1), full: path }] : [];
+  });
+}
+
+/** packages.bin: a 4-byte index length, the JSON index, then the files (see single-binary.ts). */
+function packCarried() {
+  const files = [...dependencyClosure(CARRIED).values()].flatMap((dir) => filesUnder(dir, ROOT));
+  const contents = files.map((file) => readFileSync(file.full));
+  const index = Buffer.from(JSON.stringify(files.map((file, i) => ({ path: file.path, size: contents[i].length, mode: statSync(file.full).mode & 0o777 }))));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(index.length);
+  const out = join(WORK, "packages.bin");
+  writeFileSync(out, Buffer.concat([length, index, ...contents]));
+  return out;
+}
+
+/** esbuild: a carried package is loaded from the extracted files at run time. */
+const carriedPackages = {
+  name: "carried-packages",
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^(${CARRIED.join("|")})$`) }, (args) => ({ path: args.path, namespace: "carried" }));
+    build.onLoad({ filter: /.*/, namespace: "carried" }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(join(ROOT, "src/runtime/single-binary.ts"))}).requireCarried(${JSON.stringify(args.path)});`,
+      resolveDir: ROOT,
+      loader: "js",
+    }));
+  },
+};
 
 // --- 1. One CommonJS file ---
 // Inside the binary, require() reaches only Node's built-in modules: every dependency is bundled,
@@ -37,6 +89,7 @@ await build({
     __MSGCTL_VERSION__: JSON.stringify(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version),
   },
   banner: { js: "const __msgctlImportMetaUrl = require('node:url').pathToFileURL(process.execPath).href;" },
+  plugins: [carriedPackages],
   logLevel: "warning",
 });
 
@@ -44,6 +97,7 @@ await build({
 const assets = {
   "better_sqlite3.node": join(dirname(require.resolve("better-sqlite3/package.json")), "build/Release/better_sqlite3.node"),
   "default.json": join(ROOT, "fixtures/default.json"),
+  "packages.bin": packCarried(),
 };
 writeFileSync(
   join(WORK, "sea-config.json"),

@@ -1,6 +1,6 @@
 // Bundles the CLI and the library entry with esbuild, dependencies included: loading one file
 // instead of hundreds of small ESM modules is most of msgctl's start-up time (bench/README.md).
-// better-sqlite3 stays external: its native addon cannot be bundled.
+// better-sqlite3 and sharp stay external: their native addons cannot be bundled.
 import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
@@ -14,7 +14,7 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  external: ["better-sqlite3"],
+  external: ["better-sqlite3", "sharp"],
   // Some dependencies are CommonJS and call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __msgctlCreateRequire } from 'node:module'; const require = __msgctlCreateRequire(import.meta.url);" },
   sourcemap: true,

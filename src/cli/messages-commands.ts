@@ -1,7 +1,12 @@
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { addGroupSimulateCommands } from "./chats-commands.js";
 import { wholeNumber } from "./flag-parsers.js";
 import type { action as Action } from "./program.js";
+
+const seconds = (value: string) => {
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new InvalidArgumentError("must be a number of seconds above 0");
+  return Number(value);
+};
 
 const STATUSES = ["queued", "sent", "delivered", "read", "failed", "unsent"];
 
@@ -22,6 +27,7 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .option("--from <number>", "one of the account's numbers")
     .option("--conversation <id>", "send into an existing thread instead of --to/--from")
     .option("--text <text>", "message text")
+    .option("--attach <files...>", "upload these files, then send them (repeatable; up to 10)")
     .addOption(new Option("--channel <channel>", "force WhatsApp (iMessage or SMS is chosen per recipient)").choices(["whatsapp"]))
     .option("--effect <id>", "iMessage bubble or screen effect")
     .option("--reply-to <id>", "reply in a thread to one of your messages")
@@ -93,10 +99,13 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
   const sim = program.command("simulate").description("play the contacts' side and the network: inbound messages, receipts, faults");
   sim
     .command("inbound")
-    .description("a contact sends a message, one-to-one or into a group; prints the inbound message")
+    .description("a contact sends a message (text and/or files), one-to-one or into a group; prints the inbound message")
     .requiredOption("--from <handle>", "the contact")
     .option("--to <number>", "one of the account's numbers (optional with --group)")
     .option("--text <text>", "message text")
+    .option("--attach <files...>", "files the contact sends (uploaded first; up to 10)")
+    .option("--voice-memo", "the audio attachments are voice notes")
+    .option("--duration <seconds>", "WhatsApp audio/video: the length to report (default: read from the file)", seconds)
     .addOption(new Option("--channel <channel>", "default: iMessage if both sides have it, else SMS (WhatsApp on WhatsApp-only numbers)").choices(["imessage", "sms", "whatsapp"]))
     .option("--members <handles>", "a new group: every other participant, H,H… (your numbers among them get it too)")
     .option("--group <id>", "an existing group: one of its conversations' id")

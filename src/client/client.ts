@@ -1,4 +1,5 @@
 import { accountsClient } from "./accounts.js";
+import { attachmentsClient } from "./attachments.js";
 import { HttpClient, type ClientOptions } from "./http.js";
 import { chatsClient } from "./chats.js";
 import { messagesClient } from "./messages.js";
@@ -15,6 +16,7 @@ export function createClient(options: ClientOptions) {
     sandbox: sandboxClient(http),
     webhooks: webhooksClient(http),
     messages: messagesClient(http),
+    attachments: attachmentsClient(http),
     chats: chatsClient(http),
     contacts: contactsClient(http),
     simulate: simulateClient(http),

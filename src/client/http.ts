@@ -114,18 +114,26 @@ export class HttpClient {
     const headers: Record<string, string> = { ...this.authorization(host), ...options.headers };
     let body: BodyInit | undefined;
     if (options.body !== undefined) {
-      if (options.body instanceof FormData || typeof options.body === "string" || options.body instanceof Uint8Array) {
+      if (options.body instanceof FormData || typeof options.body === "string" || options.body instanceof Uint8Array || options.body instanceof ReadableStream) {
         body = options.body as BodyInit;
       } else {
         body = JSON.stringify(options.body);
         headers["content-type"] ??= "application/json";
       }
     }
+    // A streamed body (uploads) must say it is sent while the answer may already come.
+    const init: RequestInit & { duplex?: "half" } = { method, headers, body, signal: options.signal };
+    if (body instanceof ReadableStream) init.duplex = "half";
+    return this.fetchUrl(url.toString(), init);
+  }
+
+  /** Fetches an absolute URL as it is, without the key (signed URLs carry their own credential). */
+  async fetchUrl(url: string, init: RequestInit = {}): Promise<Response> {
     try {
-      return await this.#fetch(url, { method, headers, body, signal: options.signal });
+      return await this.#fetch(url, init);
     } catch (error) {
       if ((error as Error).name === "AbortError") throw error;
-      throw new ConnectionError(url.origin, error);
+      throw new ConnectionError(new URL(url).origin, error);
     }
   }
 }

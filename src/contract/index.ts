@@ -6,6 +6,7 @@
 export * from "./common.js";
 export * from "./numbers.js";
 export * from "./messages.js";
+export * from "./attachments.js";
 export * from "./chats.js";
 export * from "./events.js";
 export * from "./webhooks.js";

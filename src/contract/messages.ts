@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isUuid } from "../lib/ids.js";
+import { attachmentResource } from "./attachments.js";
 import { channel, pageQuery, timestamp, uuid } from "./common.js";
 
 /** Message status values (spec section 3). */
@@ -28,7 +29,7 @@ export const messageResource = z.object({
   reply_to: uuid.nullable(),
   error: z.string().nullable().meta({ description: "reason when status is failed" }),
   metadata: z.record(z.string(), z.unknown()).nullable().meta({ description: "group/inbound messages: sender_handle (iMessage/SMS) or sender_jid (WhatsApp)" }),
-  attachments: z.array(z.unknown()).meta({ description: "the message's attachments; empty when none" }),
+  attachments: z.array(attachmentResource).meta({ description: "the message's attachments, in order; empty when none" }),
   sent_at: timestamp.nullable(),
   delivered_at: timestamp.nullable(),
   read_at: timestamp.nullable(),

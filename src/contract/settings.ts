@@ -12,6 +12,8 @@ export interface Settings {
   maxJsonBodyBytes: number;
   /** Largest uploaded file, bytes. */
   maxUploadBytes: number;
+  /** ffmpeg for video over a cap: a path, null to simulate the transcode, unset to look on PATH. */
+  ffmpegPath?: string | null;
   /** The webhook acknowledgement timeout, real milliseconds (spec section 6). */
   webhookTimeoutMs: number;
   /** `--strict-urls`: webhook URLs follow spec 4.4 to the letter, loopback rejected too. */

@@ -5,6 +5,7 @@ export type { HandleAvailability, ListMessagesQuery, MessageResource, MessageSta
 export type { ChatResource } from "./chats.js";
 export type { ChatRemoteView, CreateChatInput, RenameChatInput } from "./chats.js";
 export type { GroupReceipt } from "./messages.js";
+export type { AttachmentDelivery, AttachmentResource, MediaDecision, PresignInput, PresignResult } from "./attachments.js";
 export type { EventPayload, EventType, EventView } from "./events.js";
 export type {
   CreatedWebhook,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isUuid } from "../lib/ids.js";
 import { groupTitle } from "./chats.js";
 import { channel } from "./common.js";
 
@@ -28,12 +29,27 @@ export const contactChanges = contactTraits.partial().strict();
 const text = z.string().min(1, "must not be empty").max(20_000);
 const handleField = z.string().max(320);
 
+const attachmentId = z.string().max(36, "must be a UUID").refine(isUuid, "must be a UUID");
+
 /** POST /sandbox/v1/simulate/inbound: a contact sends a message to one of the account's numbers, or into a group. */
 export const inboundBody = z.strictObject({
   from: handleField,
   to: z.string().max(40).optional().meta({ description: "one of the account's numbers; optional with group" }),
-  text,
+  text: text.optional().meta({ description: "text or attachment_ids (or both) required" }),
   channel: channel.optional(),
+  attachment_ids: z
+    .array(attachmentId)
+    .min(1, "must list at least one attachment (or leave it out)")
+    .max(10, "at most 10 attachments per message")
+    .optional()
+    .meta({ description: "uploads (POST /v1/attachments) the contact sends; the message claims them" }),
+  voice_memo: z.boolean().optional().meta({ description: "the audio attachments are voice notes" }),
+  duration_seconds: z
+    .number()
+    .positive("must be more than 0")
+    .max(86_400, "must be at most 86400")
+    .optional()
+    .meta({ description: "WhatsApp audio and video: the length to report instead of the one read from the file" }),
   members: z
     .array(handleField)
     .min(1, "must list at least one other member")

@@ -18,6 +18,7 @@ export type ErrorCode =
   | "payload_too_large"
   | "request_too_large"
   | "request_timeout"
+  | "range_not_satisfiable"
   | "unsupported_media_type"
   | "rate_limited"
   | "unavailable"
@@ -30,6 +31,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly status: number,
     message: string,
+    /** Headers the answer must carry besides the usual ones (416's Content-Range). */
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(message);
   }

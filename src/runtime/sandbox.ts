@@ -19,6 +19,7 @@ import { openClock } from "../scheduler/clock.js";
 import { Scheduler } from "../scheduler/scheduler.js";
 import { createMessagingApp, createOtpApp, type HostApp } from "../server/hosts.js";
 import { serveApp, type ListeningHost } from "../server/listen.js";
+import { openBlobStore } from "../store/blob-store.js";
 import { openDatabase, type Db } from "../store/database.js";
 import { loadDefaultFixture, loadFixtureFile } from "./fixture-source.js";
 import { silentLogger, type Logger } from "./logger.js";
@@ -94,6 +95,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   // --- Store, clock, domain ---
   const db = await openDatabase(options.db ?? ":memory:", { nativeBinding: sqliteAddon() });
+  const blobs = openBlobStore(options.db ?? ":memory:");
   const clock = openClock(db, options.clock ?? "manual", Date.now());
   const modules = options.modules ?? MODULES;
   const bus = createBus((error) => logger.error("listener failed", { error: error instanceof Error ? error.stack : String(error) }));
@@ -106,6 +108,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     settings: { ...defaultSettings, ...options.settings },
     fetch: options.fetch,
     resolveHost: options.resolveHost ?? resolveWithDns,
+    blobs,
   });
   const seeded: CreatedAccount[] = isSeeded(ctx) ? [] : seedFixture(ctx, fixture);
 
@@ -146,6 +149,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   const baseUrl = hosts[0]?.url ?? "http://messaging.invalid";
   const otpUrl = hosts[1]?.url ?? "http://otp.invalid";
+  Object.assign(ctx.urls, { messaging: baseUrl, otp: otpUrl });
   let stopped: Promise<void> | undefined;
 
   return {

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /**
  * What the single binary (Node's Single Executable Applications, `npm run build:binary`) carries
@@ -79,4 +79,47 @@ export function sqliteAddon(): object | undefined {
   const module = { exports: {} as object };
   process.dlopen(module, extractOnce("better_sqlite3.node", bytes));
   return module.exports;
+}
+
+/**
+ * A package the binary carries on disk rather than in its bundle (sharp: a native addon with
+ * libvips beside it). Its files, with their dependencies', ride in the `packages.bin` asset; they
+ * are extracted once into the cache, under a folder keyed by their hash, and the package is loaded
+ * from there with a real `require` (the binary's own reaches only Node's built-in modules).
+ * Throws outside the binary, or when the binary does not carry the package.
+ */
+export function requireCarried(name: string): unknown {
+  const archive = binaryAsset("packages.bin");
+  if (!archive) throw new Error(`${name} is not carried by this binary`);
+  const root = extractArchive(archive);
+  return createRequire(join(root, "node_modules", "index.js"))(name);
+}
+
+/**
+ * Unpacks `packages.bin` (built by scripts/build-binary.mjs): a 4-byte length, a JSON index of
+ * `{ path, size, mode }`, then the files' bytes in index order. Done once per content hash; a
+ * `.complete` marker written last says a folder is whole.
+ */
+function extractArchive(archive: Buffer): string {
+  const hash = createHash("sha256").update(archive).digest("hex").slice(0, 16);
+  const root = join(cacheRoot(), hash);
+  if (existsSync(join(root, ".complete"))) return root;
+  const indexLength = archive.readUInt32BE(0);
+  const index = JSON.parse(archive.subarray(4, 4 + indexLength).toString("utf8")) as { path: string; size: number; mode: number }[];
+  let offset = 4 + indexLength;
+  const staging = `${root}.${process.pid}.partial`;
+  for (const file of index) {
+    const target = join(staging, file.path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, archive.subarray(offset, offset + file.size), { mode: file.mode });
+    offset += file.size;
+  }
+  writeFileSync(join(staging, ".complete"), "");
+  try {
+    renameSync(staging, root);
+  } catch {
+    // Another process finished first: its copy is as good.
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return root;
 }

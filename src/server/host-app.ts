@@ -52,7 +52,7 @@ function toErrorResponse(error: unknown, event: H3Event, options: HostAppOptions
   if (isAppError(cause)) {
     // No `Connection: close` on a 413: node would close the socket while the client still writes
     // and reset it; the rest of the body is read and dropped instead (request-body.ts).
-    return json(event, cause.status, { error: cause.code, message: cause.message, request_id: requestId });
+    return json(event, cause.status, { error: cause.code, message: cause.message, request_id: requestId }, cause.headers && { ...cause.headers });
   }
   if (HTTPError.isError(cause) && !cause.unhandled && cause.status < 500) {
     const status = cause.status;

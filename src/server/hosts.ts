@@ -3,6 +3,7 @@ import type { DomainContext } from "../domain/core/index.js";
 import type { SandboxControl } from "../domain/sandbox/index.js";
 import { createHostApp } from "./host-app.js";
 import type { Route } from "./route.js";
+import { attachmentRoutes } from "./routes/attachments.js";
 import { chatRoutes } from "./routes/chats.js";
 import { controlChatRoutes } from "./routes/control-chats.js";
 import { clockRoutes } from "./routes/control-clock.js";
@@ -28,6 +29,7 @@ export const messagingRoutes: Route[] = [
   ...healthRoutes,
   ...numberRoutes,
   ...messageRoutes,
+  ...attachmentRoutes,
   ...chatRoutes,
   ...webhookRoutes,
   ...controlRoutes,

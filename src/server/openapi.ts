@@ -104,8 +104,8 @@ function errorStatuses(route: Route): number[] {
   const doc = route.doc;
   const statuses = new Set<number>([...(doc.errors ?? []), ...Object.keys(doc.errorCodes ?? {}).map(Number)]);
   if (route.auth !== false) statuses.add(401);
-  if (doc.body || doc.query) statuses.add(400);
-  if (doc.body) {
+  if (doc.body || doc.query || doc.upload) statuses.add(400);
+  if (doc.body || doc.upload) {
     statuses.add(413);
     statuses.add(415);
   }
@@ -131,6 +131,11 @@ function operation(route: Route, host: HostName, components: Record<string, Json
   const params = parameters(doc, components);
   if (params.length > 0) op.parameters = params;
   if (doc.body) op.requestBody = { required: false, content: { "application/json": { schema: convert(doc.body, "input", components) } } };
+  if (doc.upload === "multipart") {
+    const files = { type: "array", items: { type: "string", format: "binary" }, minItems: 1, maxItems: 10, description: "one or more `file` parts" };
+    op.requestBody = { required: true, content: { "multipart/form-data": { schema: { type: "object", properties: { file: files }, required: ["file"] } } } };
+  }
+  if (doc.upload === "bytes") op.requestBody = { required: true, content: { "*/*": { schema: { type: "string", format: "binary" } } } };
   op.security = route.auth === false ? [] : [{ [HOSTS[host].scheme]: [] }];
   return op;
 }

@@ -13,7 +13,7 @@ const DISCARD_LIMIT = 16 * 1024 * 1024;
  * data resets it, and a client still writing (as curl does before it reads) would lose the
  * answer; past 16 MiB the connection is closed anyway, so a client cannot keep it busy.
  */
-function discardRest(stream: NodeJS.ReadableStream & { destroy?: () => void }, alreadyRead: number): void {
+export function discardRest(stream: NodeJS.ReadableStream & { destroy?: () => void }, alreadyRead: number): void {
   let discarded = alreadyRead;
   stream.on("data", (chunk: Buffer) => {
     discarded += chunk.length;

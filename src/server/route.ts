@@ -5,7 +5,7 @@ import type { DomainContext } from "../domain/core/index.js";
 import type { SandboxControl } from "../domain/sandbox/index.js";
 
 /** The HTTP methods routes use. */
-export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+export type Method = "GET" | "HEAD" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 /** What a route handler gets: the authenticated account, path params, query and body readers. */
 export interface ApiRequest {
@@ -50,6 +50,8 @@ export interface RouteDoc {
   tag: string;
   /** The JSON request body. */
   body?: Schema;
+  /** A body that is not JSON: multipart files (POST /v1/attachments) or raw bytes (a presigned PUT). */
+  upload?: "multipart" | "bytes";
   /** The query parameters (an object schema). */
   query?: Schema;
   /** Path parameters by name, with what they are. */

@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -55,6 +55,27 @@ describe("the single binary", () => {
     const verdict = verifyWebhook(sent?.body ?? "", sent?.headers["x-service-signature"] as string, hook.secret);
     expect(verdict.ok).toBe(true);
     expect(JSON.parse(await cli("messages", "get", message.id, "--json")).status).toBe("read");
+  });
+
+  it("uploads and serves attachments; an image over a cap is really transcoded (sharp carried in the binary)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "msgctl-binary-media-"));
+    const photo = join(dir, "photo.png");
+    // Noise does not compress: a 1000×800 PNG of it is over the SMS/MMS cap of 1 MiB.
+    const { default: sharp } = await import("sharp");
+    const noise = Buffer.from(Array.from({ length: 1000 * 800 * 3 }, () => Math.floor(Math.random() * 256)));
+    await sharp(noise, { raw: { width: 1000, height: 800, channels: 3 } }).png().toFile(photo);
+    const message = JSON.parse(await cli("send", "--from", "+14155550101", "--to", "+14155550173", "--attach", photo, "--json"));
+    expect(message.attachments[0]).toMatchObject({ filename: "photo.png", mime_type: "image/png" });
+    expect(message.attachments[0].size_bytes).toBeGreaterThan(1_048_576);
+    await cli("clock", "advance", "1s");
+    const after = JSON.parse(await cli("messages", "get", message.id, "--json"));
+    expect(after.status).toBe("delivered");
+    expect(after.attachments[0].delivery).toMatchObject({ decision: "transcoded", transcoder: "sharp" });
+    const bytes = Buffer.from(await (await fetch(after.attachments[0].url)).arrayBuffer());
+    expect(bytes.length).toBeLessThanOrEqual(1_048_576);
+    expect(bytes.length).toBe(after.attachments[0].size_bytes);
+    // A JPEG that decodes.
+    expect((await sharp(bytes).metadata()).format).toBe("jpeg");
   });
 
   it("answers --version", () => {

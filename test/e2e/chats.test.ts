@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useServe } from "../helpers/cli.js";
 
@@ -105,6 +108,23 @@ describe("msgctl simulate inbound --members|--group, rename, add|remove, typing 
     const reply = await json("send", "--conversation", first.conversation_id, "--text", "three");
     await json("clock", "advance", "1s");
     expect(await json("messages", "get", reply.id)).toMatchObject({ status: "delivered", recipients: [expect.objectContaining({ handle: IPHONE }), expect.objectContaining({ handle: ALICE })] });
+  });
+
+  it("sends files into a group both ways: simulate inbound --group --attach, and send --conversation --attach", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "msgctl-e2e-chats-"));
+    writeFileSync(join(dir, "agenda.txt"), "1. snacks\n");
+    const first = await json("simulate", "inbound", "--from", IPHONE, "--to", MAIN, "--members", `${ALICE},${SALES}`, "--text", "one");
+    const withFile = await json("simulate", "inbound", "--from", ALICE, "--group", first.conversation_id, "--attach", join(dir, "agenda.txt"));
+    expect(withFile).toMatchObject({ text: null, attachments: [expect.objectContaining({ filename: "agenda.txt", mime_type: "text/plain" })] });
+    const reply = await json("send", "--conversation", first.conversation_id, "--text", "thanks", "--attach", join(dir, "agenda.txt"));
+    await json("clock", "advance", "1s");
+    const shown = await cli("messages", "get", reply.id);
+    expect(shown.stdout).toMatch(/status\s+delivered/);
+    expect(shown.stdout).toMatch(/attachment\s+[0-9a-f-]{36} agenda\.txt \(text\/plain, 10 bytes\)/);
+    // SALES, in the same group, received its own copy of both, each with its own attachment.
+    const salesChat = (await json("chats", "list")).find((c: any) => c.from_handle === SALES);
+    const copies = await json("messages", "list", "--conversation", salesChat.id);
+    expect(copies.map((m: any) => [m.text, m.attachments.length])).toEqual([["thanks", 1], [null, 1], ["one", 0]]);
   });
 
   it("renames and changes members as a contact, and types in the group", async () => {

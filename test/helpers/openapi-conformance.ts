@@ -52,12 +52,14 @@ export function conformanceChecker(document: Record<string, any>): (answer: Reco
     const where = `${answer.method} ${op.template} → ${answer.status}`;
     const declared = op.responses[String(answer.status)];
     if (!declared) return `${where}: status not in the document (declared: ${Object.keys(op.responses).join(", ")})`;
+    // A HEAD answer carries the GET's headers and no body: there is nothing to validate.
+    if (answer.method === "HEAD") return undefined;
     const mediaType = answer.contentType?.split(";")[0]?.trim() ?? "";
     const content = declared.content?.[mediaType];
     if (!content) return `${where}: content type ${mediaType || "(none)"} not declared (${Object.keys(declared.content ?? {}).join(", ")})`;
     if (mediaType !== "application/json" || !content.schema) return undefined;
     const validate = validator(`${op.method} ${op.template} ${answer.status}`, content.schema);
     if (validate(answer.body)) return undefined;
-    return `${where}: ${ajv.errorsText(validate.errors)}; body ${JSON.stringify(answer.body).slice(0, 300)}`;
+    return `${where}: ${ajv.errorsText(validate.errors)}; body ${String(JSON.stringify(answer.body)).slice(0, 300)}`;
   };
 }

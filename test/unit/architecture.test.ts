@@ -71,6 +71,10 @@ const PACKAGE_HOME: Record<string, readonly string[]> = {
   chalk: ["cli"],
   ora: ["cli"],
   zod: ["contract", "lib"],
+  busboy: ["server"],
+  sharp: ["domain"],
+  "file-type": ["domain"],
+  "music-metadata": ["domain"],
 };
 
 const sources = filesUnder("src");

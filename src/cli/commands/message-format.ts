@@ -24,7 +24,11 @@ export function messageDetails(color: ChalkInstance, m: MessageResource): string
   if (m.effect) entries.push(["effect", m.effect]);
   if (m.reply_to) entries.push(["reply to", m.reply_to]);
   if (m.metadata) entries.push(["metadata", m.metadata]);
-  if (m.attachments.length > 0) entries.push(["attachments", m.attachments]);
+  for (const a of m.attachments) {
+    const note = a.delivery && a.delivery.decision !== "unchanged" ? `, ${a.delivery.decision.replace(/_/g, " ")}` : "";
+    const duration = a.duration_seconds === null ? "" : `, ${a.duration_seconds} s`;
+    entries.push(["attachment", `${a.id} ${a.filename} (${a.mime_type}, ${a.size_bytes} bytes${duration}${a.is_voice_memo ? ", voice memo" : ""}${note})`]);
+  }
   // A group message: how far it got with each member.
   if (m.recipients?.length) entries.push(["recipients", m.recipients.map((r) => `${r.handle} ${r.read_at ? "read" : r.delivered_at ? "delivered" : "sent"}`).join(", ")]);
   entries.push(["created", m.created_at]);

@@ -3,6 +3,7 @@ import { connect, type ConnectionFlags } from "../connection.js";
 import { details, type Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
 import { messageDetails, messagesTable } from "./message-format.js";
+import { uploadFiles } from "./upload-files.js";
 import { waitForStatus } from "./message-wait.js";
 import { timeoutMs } from "./wait.js";
 
@@ -12,6 +13,8 @@ export interface SendOptions extends ConnectionFlags {
   from?: string;
   conversation?: string;
   text?: string;
+  /** Files to upload and send. */
+  attach?: string[];
   channel?: "whatsapp";
   effect?: string;
   replyTo?: string;
@@ -22,7 +25,7 @@ export interface SendOptions extends ConnectionFlags {
   timeout?: string;
 }
 
-/** `msgctl send`: POST /v1/messages, then optionally waits for sent, delivered or read (spinner). */
+/** `msgctl send`: uploads `--attach` files, POST /v1/messages, then optionally waits for sent, delivered or read (spinner). */
 export async function send(options: SendOptions, out: Output): Promise<MessageResource> {
   if (options.conversation !== undefined && (options.to !== undefined || options.from !== undefined)) {
     throw new UsageError("Use --conversation ID, or --to H with --from N, not both");
@@ -30,7 +33,10 @@ export async function send(options: SendOptions, out: Output): Promise<MessageRe
   if (options.conversation === undefined && (options.to === undefined || options.from === undefined)) {
     throw new UsageError("Name the recipient: --to H --from N (one of your numbers), or --conversation ID");
   }
+  if (options.text === undefined && !options.attach?.length) throw new UsageError("Give --text, --attach FILE, or both");
   const limit = options.wait ? timeoutMs(options.timeout) : 0;
+  const client = connect(options);
+  const attachments = options.attach?.length ? await uploadFiles(client, options.attach, out) : [];
   const input: SendMessageInput = {
     to: options.to,
     from_handle: options.from,
@@ -41,8 +47,8 @@ export async function send(options: SendOptions, out: Output): Promise<MessageRe
     reply_to: options.replyTo,
     voice_memo: options.voiceMemo,
     media_quality: options.mediaQuality,
+    attachment_ids: attachments.length > 0 ? attachments.map((a) => a.id) : undefined,
   };
-  const client = connect(options);
   const { message, replayed } = await client.messages.send(input, { idempotencyKey: options.idempotencyKey });
   if (!out.json) out.line(replayed ? `Already sent with this idempotency key: ${message.id} (${message.status})` : `Queued ${message.id}`);
   const final = options.wait ? await waitForStatus(client, message.id, options.wait, limit, out, options.timeout ?? "10s") : message;

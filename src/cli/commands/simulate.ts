@@ -4,23 +4,46 @@ import type { Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
 import { handleList } from "./chats.js";
 import { faultDetails, messageDetails } from "./message-format.js";
+import { uploadFiles } from "./upload-files.js";
 
-/** `msgctl simulate inbound --from H --to N [--text T] [--channel C] [--members H,H… | --group ID]`: prints the inbound Message. */
+/**
+ * `msgctl simulate inbound --from H --to N [--text T] [--attach FILE…] [--voice-memo] [--duration S] [--channel C]
+ * [--members H,H… | --group ID]`: prints the inbound Message.
+ */
 export async function simulateInbound(
-  options: ConnectionFlags & { from: string; to?: string; text?: string; channel?: "imessage" | "sms" | "whatsapp"; members?: string; group?: string },
+  options: ConnectionFlags & {
+    from: string;
+    to?: string;
+    text?: string;
+    attach?: string[];
+    voiceMemo?: boolean;
+    duration?: number;
+    channel?: "imessage" | "sms" | "whatsapp";
+    members?: string;
+    group?: string;
+  },
   out: Output,
 ): Promise<MessageResource> {
-  if (options.text === undefined) throw new UsageError("--text is required (inbound attachments are not simulated yet)");
+  if (options.text === undefined && !options.attach?.length) throw new UsageError("Give --text, --attach FILE, or both");
+  if ((options.voiceMemo || options.duration !== undefined) && !options.attach?.length) {
+    throw new UsageError(`${options.voiceMemo ? "--voice-memo" : "--duration"} goes with --attach FILE`);
+  }
   if (options.members !== undefined && options.group !== undefined) throw new UsageError("Use --members H,H… (a new group) or --group ID (an existing one), not both");
   if (options.to === undefined && options.group === undefined) throw new UsageError("--to N (one of your numbers) is required, unless --group ID");
   const members = options.members === undefined ? undefined : handleList(options.members, "--members");
-  const message = await connect(options).simulate.inbound({
+  const client = connect(options);
+  // The contact's files are uploaded first; the inbound message then claims them.
+  const attachments = options.attach?.length ? await uploadFiles(client, options.attach, out) : [];
+  const message = await client.simulate.inbound({
     from: options.from,
     to: options.to,
     text: options.text,
     channel: options.channel,
     members,
     group: options.group,
+    ...(attachments.length > 0 ? { attachment_ids: attachments.map((a) => a.id) } : {}),
+    ...(options.voiceMemo ? { voice_memo: true } : {}),
+    ...(options.duration !== undefined ? { duration_seconds: options.duration } : {}),
   });
   out.result(message, (m) => messageDetails(out.color, m));
   return message;

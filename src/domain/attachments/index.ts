@@ -1,2 +1,22 @@
-/** Attachments: what messages claim, list and check against channel caps (spec 4.2, SANDBOX.md section 5). */
-export { claimAttachments, listMessageAttachments, mediaFitError, type AttachmentHolder } from "./message-media.js";
+/**
+ * Attachments (spec 2, 4.2, 4.3; SANDBOX.md section 5): uploads streamed to the blob store,
+ * presigned PUTs, signed downloads, claims by sends and inbound messages, and the channel caps
+ * with the transcoding that makes media fit.
+ */
+import type { DomainModule } from "../core/index.js";
+import { TRANSCODE_JOB } from "./media-caps.js";
+import { runTranscode } from "./transcode-job.js";
+
+export { attachInbound, claimAttachments, listMessageAttachments, type InboundMedia } from "./claims.js";
+export { copyAttachments } from "./copies.js";
+export { getAttachment, openDownload, type AttachmentDownload } from "./downloads.js";
+export { capVerdict, prepareMessageMedia, type AttachmentHolder, type CapVerdict, type FollowUp, type MediaPlan, type MediaTerms } from "./media-caps.js";
+export { DOWNLOAD_URL_LIFETIME_MS, UPLOAD_URL_LIFETIME_MS, type SignedQuery } from "./signing.js";
+export { MAX_FILES_PER_UPLOAD, presignUpload, receivePresignedUpload, uploadAttachments, type UploadPart } from "./uploads.js";
+export { toAttachment, type AttachmentResource } from "./views.js";
+
+/** What attachments plug in: the transcoding that runs before a send attempt goes on. */
+export const attachmentsModule: DomainModule = {
+  name: "attachments",
+  jobs: { [TRANSCODE_JOB]: runTranscode },
+};

@@ -1,5 +1,6 @@
 import type { Clock } from "../../lib/clock.js";
 import type { IdSource } from "../../lib/ids.js";
+import { createMemoryBlobStore, type BlobStore } from "../../store/blob-store.js";
 import type { Db } from "../../store/database.js";
 import { createBus, type DomainBus } from "./bus.js";
 import type { EmittedEvent } from "./events.js";
@@ -26,6 +27,16 @@ export interface DomainContext {
   readonly resolveHost: (host: string) => Promise<string[]>;
   /** Per-sandbox caches that a reset must clear. */
   readonly caches: Map<string, Map<unknown, unknown>>;
+  /** The bytes of attachments, by hash (the database keeps their metadata). */
+  readonly blobs: BlobStore;
+  /** Where the hosts are reached: signed attachment URLs start with `urls.messaging`. Set once listening. */
+  readonly urls: HostUrls;
+}
+
+/** The base URLs of the hosts, as the ready line shows them. */
+export interface HostUrls {
+  messaging: string;
+  otp: string;
 }
 
 /** What a context is built from. */
@@ -39,6 +50,7 @@ export interface ContextOptions {
   fanOuts?: readonly EventFanOut[];
   wallNow?: () => number;
   fetch?: typeof fetch;
+  blobs?: BlobStore;
 }
 
 /** Builds the domain context over an open database and a clock. */
@@ -56,6 +68,8 @@ export function createContext(options: ContextOptions): DomainContext {
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     resolveHost: options.resolveHost,
     caches: new Map(),
+    blobs: options.blobs ?? createMemoryBlobStore(),
+    urls: { messaging: "http://messaging.invalid", otp: "http://otp.invalid" },
   };
 }
 

@@ -3,7 +3,7 @@
  * live listeners hear from, the settings of the simulated world, and the module shape concepts
  * plug in with.
  */
-export { cacheOf, createContext, resetCaches, type ContextOptions, type DomainContext, type EventFanOut } from "./context.js";
+export { cacheOf, createContext, resetCaches, type ContextOptions, type DomainContext, type EventFanOut, type HostUrls } from "./context.js";
 export { createBus, type DomainBus, type DomainTopics } from "./bus.js";
 export { EVENT_TYPES, emitEvent, eventRowView, isEventType, listEvents, parseEventTypes, toEventView, type EmittedEvent, type EventFields, type EventPayload, type EventType, type EventView } from "./events.js";
 export { scheduleJob, type JobHandler, type JobRun } from "./jobs.js";

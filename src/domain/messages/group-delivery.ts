@@ -39,14 +39,16 @@ export function openReceipts(ctx: DomainContext, row: MessageRow, group: Group):
 
 /**
  * One of the account's numbers in the group receives its copy of a group message sent by another
- * of them: an inbound message in its own conversation, with its own message.received.
+ * of them: an inbound message in its own conversation, with its own message.received and its own
+ * copies of the attachments (as delivered).
  */
 function deliverCopy(ctx: DomainContext, row: MessageRow, memberNumber: string): void {
   const group = groupOfMessage(ctx, row);
   if (!group || row.channel === null) return;
   const createdAt = nextListTime(ctx, "messages", row.account_id);
   const conversation = touchThread(ctx, conversationOfNumber(ctx, group, memberNumber, createdAt), createdAt);
-  recordInbound(ctx, { conversation, from: row.number_handle, channel: row.channel, text: row.text, createdAt, group: { id: group.id, originId: row.id } });
+  const media = row.has_attachments ? { copyOf: row.id, voiceMemo: row.voice_memo === 1 } : undefined;
+  recordInbound(ctx, { conversation, from: row.number_handle, channel: row.channel, text: row.text, createdAt, group: { id: group.id, originId: row.id }, media });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { setConversationChannel } from "../../store/conversations.js";
 import { findMessageById, type MessageRow } from "../../store/messages.js";
-import { mediaFitError } from "../attachments/index.js";
+import { prepareMessageMedia } from "../attachments/index.js";
 import type { DomainContext, JobHandler } from "../core/index.js";
 import { contactProfile, meetFaults, numberByHandle, type ContactProfile } from "../world/index.js";
 import { groupOfMessage, openReceipts, routeGroup, runMemberAcknowledge, runMemberRead } from "./group-delivery.js";
@@ -43,8 +43,13 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
     route = routeOutbound(ctx, number, profile, row.requested_channel);
   }
   if ("error" in route) return void fail("permanent_error", route.error);
-  const tooLarge = row.has_attachments ? mediaFitError(ctx, row, route.channel) : undefined;
-  if (tooLarge) return void fail("permanent_error", tooLarge);
+  if (row.has_attachments) {
+    // Media caps are decided here, on the resolved channel (SANDBOX.md section 5).
+    const media = prepareMessageMedia(ctx, row, route.channel, { kind: MESSAGE_JOBS.send, payload: job });
+    if (media.kind === "failed") return void fail("permanent_error", media.error);
+    // Transcoding takes real time, so it is a job of its own; it runs this attempt again when done.
+    if (media.kind === "transcoding") return;
+  }
 
   const outcome = meetFaults(ctx, number.handle, route.channel, now);
   if (outcome.kind === "ok") {

@@ -3,10 +3,17 @@ import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { markInbound, type ConversationRow } from "../../store/conversations.js";
 import { insertGroupMessage } from "../../store/group-messages.js";
 import { insertMessage, type MessageRow } from "../../store/messages.js";
+import { attachInbound, copyAttachments } from "../attachments/index.js";
 import { emitEvent, type DomainContext } from "../core/index.js";
 import { freshRetryColumns } from "./retry-policy.js";
 import { whatsappJid } from "./routing.js";
 import { receivedFields } from "./views.js";
+
+/**
+ * The media of an arriving message: uploads it claims (a contact's message, or the first copy of
+ * a group message), or the attachments of the copy it repeats (another member number's copy).
+ */
+export type ArrivalMedia = { claim: string[]; voiceMemo?: boolean; durationSeconds?: number } | { copyOf: string; voiceMemo: boolean };
 
 /** A message arriving at one of the account's numbers, in a thread already moved to the top for it. */
 export interface Arrival {
@@ -19,6 +26,7 @@ export interface Arrival {
   createdAt: number;
   /** Group messages: the group, and the id of the copy this one repeats (none for the first copy). */
   group?: { id: string; originId?: string };
+  media?: ArrivalMedia;
 }
 
 /**
@@ -28,12 +36,18 @@ export interface Arrival {
  * group records its own copy: one message.received per member number (spec 4.5).
  */
 export function recordInbound(ctx: DomainContext, arrival: Arrival): MessageRow {
-  const { conversation, from, channel, createdAt, group } = arrival;
+  const { conversation, from, channel, createdAt, group, media } = arrival;
   const now = ctx.clock.now();
   markInbound(ctx.db, conversation.id, channel, createdAt);
   const metadata = channel === "whatsapp" ? { sender_jid: whatsappJid(from) } : { sender_handle: from };
+  const id = timeOrderedUuid(ctx.ids, createdAt);
+  if (media && "claim" in media) {
+    attachInbound(ctx, conversation.account_id, media.claim, id, { channel, voiceMemo: media.voiceMemo, durationSeconds: media.durationSeconds });
+  } else if (media) {
+    copyAttachments(ctx, conversation.account_id, media.copyOf, id, channel);
+  }
   const row: MessageRow = {
-    id: timeOrderedUuid(ctx.ids, createdAt),
+    id,
     account_id: conversation.account_id,
     conversation_id: conversation.id,
     direction: "inbound",
@@ -48,8 +62,8 @@ export function recordInbound(ctx: DomainContext, arrival: Arrival): MessageRow 
     reply_to: null,
     error: null,
     metadata: JSON.stringify(metadata),
-    has_attachments: 0,
-    voice_memo: 0,
+    has_attachments: media ? 1 : 0,
+    voice_memo: media?.voiceMemo ? 1 : 0,
     media_quality: "fit",
     ...freshRetryColumns(),
     next_attempt_at: null,

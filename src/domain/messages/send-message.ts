@@ -111,7 +111,8 @@ export function sendMessage(ctx: DomainContext, accountId: string, input: unknow
   const destination = destinationOf(ctx, accountId, body);
   const attachmentIds = body.attachment_ids ?? [];
   if (body.text == null && attachmentIds.length === 0) throw invalidRequest("text: text or attachment_ids is required");
-  if (new Set(attachmentIds).size !== attachmentIds.length) throw invalidRequest("attachment_ids: lists an attachment twice");
+  if (new Set(attachmentIds.map((id) => id.toLowerCase())).size !== attachmentIds.length) throw invalidRequest("attachment_ids: lists an attachment twice");
+  if (body.voice_memo === true && attachmentIds.length === 0) throw invalidRequest("voice_memo: needs an audio attachment in attachment_ids");
   if (body.effect != null && destination.requested === "whatsapp") throw invalidRequest("effect: effects are iMessage only, not for channel whatsapp");
 
   return ctx.db.transaction(() => {
@@ -132,7 +133,7 @@ export function sendMessage(ctx: DomainContext, accountId: string, input: unknow
       if (target.conversation_id !== thread.id) throw invalidRequest("reply_to: that message is in another conversation");
     }
     const id = timeOrderedUuid(ctx.ids, createdAt);
-    if (attachmentIds.length > 0) claimAttachments(ctx, accountId, attachmentIds, id);
+    if (attachmentIds.length > 0) claimAttachments(ctx, accountId, attachmentIds, id, { voiceMemo: body.voice_memo === true });
     // MESSAGE_TRANSITIONS.accepted: queued, channel null, first attempt after the send latency.
     const dueAt = now + ctx.settings.sendLatencyMs;
     const row: MessagesTable = {

@@ -57,9 +57,11 @@ export function createSandboxControl(options: SandboxControlOptions): SandboxCon
     },
     reset: (next) =>
       jobs.exclusively(
-        () => {
+        async () => {
           ctx.db.wipe();
           resetCaches(ctx);
+          // The attachments' bytes go with their rows.
+          await ctx.blobs.clear();
           seededFrom = next ?? fixture;
           seeded = seedFixture(ctx, seededFrom);
           options.onReset?.(seeded);

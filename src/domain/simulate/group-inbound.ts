@@ -16,15 +16,16 @@ import {
   type GroupKind,
 } from "../conversations/index.js";
 import { nextListTime, type DomainContext } from "../core/index.js";
-import { recordInbound, toMessage, type MessageResource } from "../messages/index.js";
+import { recordInbound, toMessage, type ArrivalMedia, type MessageResource } from "../messages/index.js";
 import { numberByHandle, type AccountNumber } from "../world/index.js";
 import { accountNumberOf } from "./account-number.js";
 
 /** What a group inbound needs from the body. */
 interface GroupInbound {
-  text: string;
+  text?: string;
   channel?: Channel;
   to?: string;
+  media?: ArrivalMedia;
 }
 
 /**
@@ -49,16 +50,18 @@ function assertContact(ctx: DomainContext, accountId: string, handle: string, fi
 
 /**
  * A contact's message reaches the group: every member number of the account records its own copy
- * in its own conversation, each firing message.received (spec 4.5). Returns the copy of `target`.
+ * in its own conversation, each firing message.received (spec 4.5). The first copy claims the
+ * uploads; the others get copies of its attachments. Returns the copy of `target`.
  */
-function deliverToMemberNumbers(ctx: DomainContext, group: Group, from: string, text: string, target: string): MessageResource {
+function deliverToMemberNumbers(ctx: DomainContext, group: Group, from: string, body: GroupInbound, target: string): MessageResource {
   const channel = GROUP_KINDS[group.kind].channel;
   let originId: string | undefined;
   let answer: MessageResource | undefined;
   for (const number of accountNumbersAmong(ctx, group.accountId, group.members)) {
     const createdAt = nextListTime(ctx, "messages", group.accountId);
     const conversation = touchThread(ctx, conversationOfNumber(ctx, group, number.handle, createdAt), createdAt);
-    const copy = recordInbound(ctx, { conversation, from, channel, text, createdAt, group: { id: group.id, originId } });
+    const media: ArrivalMedia | undefined = originId && body.media ? { copyOf: originId, voiceMemo: body.media.voiceMemo === true } : body.media;
+    const copy = recordInbound(ctx, { conversation, from, channel, text: body.text ?? null, createdAt, group: { id: group.id, originId }, media });
     originId ??= copy.id;
     if (number.handle === target) answer = toMessage(ctx, copy);
   }
@@ -95,7 +98,7 @@ export function inboundToNewGroup(
   }
   return ctx.db.transaction(() => {
     const group = createGroup(ctx, accountId, kind, [from, number.handle, ...members], null);
-    return deliverToMemberNumbers(ctx, group, from, body.text, number.handle);
+    return deliverToMemberNumbers(ctx, group, from, body, number.handle);
   });
 }
 
@@ -118,5 +121,5 @@ export function inboundToGroup(ctx: DomainContext, accountId: string, from: stri
   } else {
     assertStillMember(group, conversation);
   }
-  return ctx.db.transaction(() => deliverToMemberNumbers(ctx, group, from, body.text, target));
+  return ctx.db.transaction(() => deliverToMemberNumbers(ctx, group, from, body, target));
 }

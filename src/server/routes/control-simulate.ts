@@ -28,7 +28,10 @@ export const simulateRoutes: Route[] = [
       body: inboundBody,
       responses: { 201: { description: "the inbound Message", schema: messageResource } },
       errorCodes: {
-        400: { invalid_request: "the body breaks a rule, a handle is not valid, `to` or `group` is not the account's, or a member cannot be in a group of that kind; the message names the field" },
+        400: {
+          invalid_request: "the body breaks a rule, a handle is not valid, `to` or `group` is not the account's, or a member cannot be in a group of that kind; the message names the field",
+          invalid_attachments: "an attachment id is unknown, another account's, not uploaded yet, or already claimed by a message",
+        },
         409: { invalid_state: "`group` is a conversation of a number that is no longer a member of the group" },
       },
     },
