@@ -56,6 +56,12 @@ export function insertAttempt(db: Db, row: WebhookAttemptsTable): void {
   db.run(db.q.insertInto("webhook_attempts").values(row));
 }
 
+/** How many attempts a delivery has recorded, ladder and resends together. */
+export function countAttempts(db: Db, deliveryId: string): number {
+  const row = db.first(db.q.selectFrom("webhook_attempts").select((eb) => eb.fn.countAll<number>().as("count")).where("delivery_id", "=", deliveryId));
+  return Number(row?.count ?? 0);
+}
+
 /** The attempts of some deliveries, in attempt order. */
 export function listAttempts(db: Db, deliveryIds: readonly string[]): AttemptRow[] {
   if (deliveryIds.length === 0) return [];

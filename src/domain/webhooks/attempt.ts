@@ -1,19 +1,19 @@
 import { SIGNATURE_HEADER, signatureHeader } from "../../lib/webhook-signature.js";
-import { findEvent } from "../../store/events.js";
-import { findDelivery, insertAttempt, type DeliveryRow } from "../../store/webhook-deliveries.js";
+import { findEvent, type EventRow } from "../../store/events.js";
+import { countAttempts, findDelivery, insertAttempt, type DeliveryRow } from "../../store/webhook-deliveries.js";
 import { findWebhookById, type WebhookRow } from "../../store/webhooks.js";
 import { scheduleJob, type DomainContext, type JobRun } from "../core/index.js";
 import { abandonPendingDeliveries, ATTEMPT_JOB, deliveryView } from "./deliveries.js";
 import { applyDeliveryTransition, type DeliveryTrigger } from "./delivery-states.js";
 import { postWebhook } from "./http.js";
 import { waitAfterAttempt } from "./retry-ladder.js";
-import { checkDeliveryTarget } from "./url-policy.js";
+import { checkDeliveryTarget, type DeliveryTarget } from "./url-policy.js";
 
 /** The User-Agent of every delivery. */
 export const USER_AGENT = "msgctl-webhooks/1.0";
 
 /** What an attempt came to: acknowledged, worth retrying, or dropped for good. */
-interface Outcome {
+export interface Outcome {
   result: "succeeded" | "retry" | "dropped";
   statusCode: number | null;
   error: string | null;
@@ -41,6 +41,7 @@ export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery
   // --- Still due? (this part runs inside the scheduler's transaction) ---
   let due = pendingAttempt(ctx, payload.delivery_id);
   if (!due) return;
+  // The rung of the ladder this attempt is (resends made by hand are not counted).
   const n = due.delivery.attempt_count + 1;
   const startedAt = ctx.clock.now();
   const wallStart = ctx.wallNow();
@@ -57,36 +58,9 @@ export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery
     target = await checkDeliveryTarget(ctx, current.webhook.url);
   }
 
-  let outcome: Outcome;
-  if (target.kind === "drop") {
-    outcome = { result: "dropped", statusCode: null, error: `dropped: ${target.reason}` };
-  } else if (target.kind === "unresolved") {
-    outcome = { result: "retry", statusCode: null, error: target.error };
-  } else {
-    const event = findEvent(ctx.db, due.delivery.event_id);
-    if (!event) {
-      outcome = { result: "dropped", statusCode: null, error: "dropped: the event no longer exists" };
-    } else {
-      // --- Sign with the secret in force now (a rotation applies from the next attempt on) ---
-      const timestamp = Math.floor(ctx.wallNow() / 1000);
-      const posted = await postWebhook(ctx.fetch, {
-        url: due.webhook.url,
-        body: event.payload,
-        headers: {
-          "content-type": "application/json",
-          "user-agent": USER_AGENT,
-          [SIGNATURE_HEADER]: signatureHeader(due.webhook.secret, timestamp, event.payload),
-          "X-Msgctl-Event-Id": event.id,
-          "X-Msgctl-Attempt": String(n),
-        },
-        timeoutMs: ctx.settings.webhookTimeoutMs,
-        signal: run.signal,
-        pinTo: target.addresses,
-      });
-      if (posted.aborted || run.signal.aborted) return;
-      outcome = { result: posted.acknowledged ? "succeeded" : "retry", statusCode: posted.statusCode, error: posted.error };
-    }
-  }
+  const event = findEvent(ctx.db, due.delivery.event_id);
+  const outcome = await attemptDelivery(ctx, { target, url: due.webhook.url, secret: due.webhook.secret, event, n: countAttempts(ctx.db, payload.delivery_id) + 1, signal: run.signal });
+  if (!outcome || run.signal.aborted) return;
 
   // --- Record the attempt and what comes next, in one transaction ---
   const durationMs = Math.max(0, Math.round(ctx.wallNow() - wallStart));
@@ -94,6 +68,51 @@ export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery
   ctx.db.transaction(() => recordAttempt(ctx, payload.delivery_id, { n, startedAt, durationMs, outcome }));
   const view = deliveryView(ctx, payload.delivery_id);
   if (view) ctx.db.afterCommit(() => ctx.bus.publish("delivery", { accountId, delivery: view }));
+}
+
+/** A resend is made for a request that waits for it: nothing cancels it but its own timeout. */
+const NEVER_ABORTED = new AbortController().signal;
+
+/** What one attempt needs: where it goes, what it signs with, the event and its number. */
+export interface AttemptPlan {
+  target: DeliveryTarget;
+  url: string;
+  secret: string;
+  event: EventRow | undefined;
+  /** The attempt's place among the delivery's attempts (`X-Msgctl-Attempt`). */
+  n: number;
+  signal?: AbortSignal;
+  /** Extra headers (a resend says so). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * POSTs the event's payload exactly as stored, signed with the secret given (the one in force
+ * now: a rotation applies from the next attempt on). Undefined when the attempt was aborted.
+ */
+export async function attemptDelivery(ctx: DomainContext, plan: AttemptPlan): Promise<Outcome | undefined> {
+  const { target, event } = plan;
+  if (target.kind === "drop") return { result: "dropped", statusCode: null, error: `dropped: ${target.reason}` };
+  if (target.kind === "unresolved") return { result: "retry", statusCode: null, error: target.error };
+  if (!event) return { result: "dropped", statusCode: null, error: "dropped: the event no longer exists" };
+  const timestamp = Math.floor(ctx.wallNow() / 1000);
+  const posted = await postWebhook(ctx.fetch, {
+    url: plan.url,
+    body: event.payload,
+    headers: {
+      "content-type": "application/json",
+      "user-agent": USER_AGENT,
+      [SIGNATURE_HEADER]: signatureHeader(plan.secret, timestamp, event.payload),
+      "X-Msgctl-Event-Id": event.id,
+      "X-Msgctl-Attempt": String(plan.n),
+      ...plan.headers,
+    },
+    timeoutMs: ctx.settings.webhookTimeoutMs,
+    signal: plan.signal ?? NEVER_ABORTED,
+    pinTo: target.addresses,
+  });
+  if (posted.aborted) return undefined;
+  return { result: posted.acknowledged ? "succeeded" : "retry", statusCode: posted.statusCode, error: posted.error };
 }
 
 /** The row of the delivery status table an attempt's outcome leads to (the ladder decides retries). */
@@ -113,11 +132,12 @@ function recordAttempt(
   if (!delivery) return;
   insertAttempt(ctx.db, {
     delivery_id: deliveryId,
-    n,
+    n: countAttempts(ctx.db, deliveryId) + 1,
     at: startedAt,
     status_code: outcome.statusCode,
     error: outcome.error,
     duration_ms: durationMs,
+    resend: 0,
   });
   const now = ctx.clock.now();
   const trigger = triggerAfter(outcome, n);
