@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ALICE, allChats, BOB, chat, expectError, groupInbound } from "../helpers/groups.js";
-import { ANDROID, events, IPHONE, MAGIC, MAIN, message, resetBeforeEach, SALES, send, SUPPORT } from "../helpers/messages.js";
+import { ALICE, allChats, BOB, chat, createGroup, expectError, groupInbound } from "../helpers/groups.js";
+import { ANDROID, events, inbound, IPHONE, MAGIC, MAIN, message, resetBeforeEach, SALES, send, SUPPORT } from "../helpers/messages.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
 describe("existing groups (spec 4.5): they appear once a message arrives", () => {
@@ -93,6 +93,49 @@ describe("existing groups (spec 4.5): they appear once a message arrives", () =>
     const direct = await t.api("POST", "/sandbox/v1/simulate/inbound", { body: { from: IPHONE, to: MAIN, text: "x" } });
     const wrong = await t.api("POST", "/sandbox/v1/simulate/inbound", { body: { from: IPHONE, group: direct.body.data.conversation_id, text: "x" } });
     expect(expectError(wrong, 400, "invalid_request")).toMatch(/^group: .* is a one-to-one thread/);
+  });
+});
+
+describe("GET /v1/chats (spec 4.5): groups and one-to-one threads in one list, newest activity first", () => {
+  const t = useSandbox();
+  resetBeforeEach(t);
+
+  /** Every chat id, walking pages of `limit` with the oldest last_message_at as `before`. */
+  async function walk(limit: number): Promise<string[]> {
+    const ids: string[] = [];
+    let before = "";
+    for (;;) {
+      const res = await t.api("GET", `/v1/chats?limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ""}`);
+      expect(res.status).toBe(200);
+      ids.push(...res.body.data.map((c: any) => c.id));
+      if (!res.body.has_more) return ids;
+      before = res.body.data.at(-1).last_message_at;
+    }
+  }
+
+  it("pages created groups, contacts' groups (one chat per member number) and one-to-one threads on last_message_at without skips", async () => {
+    const direct = await inbound(t, { from: IPHONE, to: MAIN });
+    const created = await createGroup(t);
+    const started = await groupInbound(t, { from: IPHONE, to: MAIN, members: [SALES, ALICE] });
+    const other = await send(t, { to: BOB });
+    // A new message moves the created group to the top.
+    const followUp = await send(t, { to: undefined, from_handle: undefined, conversation_id: created.id });
+    const salesCopy = (await allChats(t)).find((c) => c.from_handle === SALES);
+    const expected = [created.id, other.conversation_id, salesCopy.id, started.conversation_id, direct.conversation_id];
+    expect(await walk(2)).toEqual(expected);
+    expect(await walk(100)).toEqual(expected);
+    expect((await chat(t, created.id)).last_message_at).toBe(followUp.created_at);
+  });
+
+  it("defaults to 50 chats and says has_more", async () => {
+    for (let i = 0; i < 50; i++) await inbound(t, { from: `+14155550${String(100 + i)}`, to: MAIN });
+    await groupInbound(t, { from: IPHONE, members: [ALICE] });
+    const first = await t.api("GET", "/v1/chats");
+    expect(first.body.data).toHaveLength(50);
+    expect(first.body.has_more).toBe(true);
+    expect(first.body.data[0].is_group).toBe(true);
+    const rest = await t.api("GET", `/v1/chats?before=${encodeURIComponent(first.body.data.at(-1).last_message_at)}`);
+    expect(rest.body).toMatchObject({ has_more: false, data: [expect.objectContaining({ remote_handle: "+14155550100" })] });
   });
 });
 

@@ -176,6 +176,26 @@ describe("several account numbers in one group (spec 4.5): one conversation each
     expect((await events(t)).filter((p) => p.type === "message.read").map((p) => p.conversation_id)).toEqual([received.conversation_id]);
   });
 
+  it("keeps receipts per conversation: each number's send has its own sent, delivered and read in its own conversation", async () => {
+    const received = await groupInbound(t, { from: IPHONE, to: MAIN, members: [SALES] });
+    const salesChat = (await allChats(t)).find((c) => c.from_handle === SALES);
+    const fromMain = await sendInto(t, received.conversation_id, { text: "from main" });
+    const fromSales = await sendInto(t, salesChat.id, { text: "from sales" });
+    await t.advance(2_700);
+    for (const [sent, conversationId] of [[fromMain, received.conversation_id], [fromSales, salesChat.id]] as const) {
+      const receipts = (await events(t, sent.id)).map((p) => [p.type, p.conversation_id]);
+      expect(receipts).toEqual([
+        ["message.sent", conversationId],
+        ["message.delivered", conversationId],
+        ["message.read", conversationId],
+      ]);
+    }
+    // Each number got the other's message as an inbound copy in its own conversation.
+    const inboundTexts = async (id: string) => (await t.api("GET", `/v1/messages?conversation_id=${id}`)).body.data.filter((m: any) => m.direction === "inbound").map((m: any) => m.text);
+    expect(await inboundTexts(received.conversation_id)).toEqual(["from sales", "hi all"]);
+    expect(await inboundTexts(salesChat.id)).toEqual(["from main", "hi all"]);
+  });
+
   it("fires edits per conversation: an API edit lands on every copy, each with its own message.edited", async () => {
     const received = await groupInbound(t, { to: MAIN, members: [SALES] });
     const sent = await sendInto(t, received.conversation_id, { text: "typo" });
