@@ -20,6 +20,19 @@ export type {
 } from "./webhooks.js";
 export type { ContactTraits, ContactView, InboundInput, SimulateEditInput, SimulateReactionInput, SimulateTypingInput } from "./world.js";
 export type { SimulateParticipantsInput, SimulateRenameInput } from "./world.js";
+export type {
+  ChallengeResource,
+  ChallengeStatus,
+  ChallengeTextInput,
+  CreateChallengeInput,
+  CreatedChallenge,
+  OtpFaults,
+  OtpText,
+  OtpTextInput,
+  OtpTextResult,
+  OtpTextsQuery,
+  TextOutcome,
+} from "./otp.js";
 export type { AccountView, ClockView } from "./sandbox.js";
 export type { Fixture, FixtureInput } from "./fixture.js";
 export type { Settings } from "./settings.js";

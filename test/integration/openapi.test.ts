@@ -97,6 +97,36 @@ describe("the OpenAPI documents", () => {
     expect(check(answer("not_a_group"))).toMatch(/POST \/v1\/chats → 409: .*allowed values/);
   });
 
+  it("describes every route of the OTP host: the challenges with the spec's OTP errors, and the OTP control API", async () => {
+    const document = await documentOf(sandbox.otpApp);
+    for (const path of ["/v1/challenges", "/v1/challenges/{id}", "/v1/challenges/{id}/consume", "/sandbox/v1/otp/texts", "/sandbox/v1/otp/challenges/{id}/texts", "/sandbox/v1/otp/fault", "/sandbox/v1/clock/advance", "/healthz", "/openapi.json"]) {
+      expect(document.paths[path], path).toBeDefined();
+    }
+    // The messaging API is not the OTP host's.
+    expect(document.paths["/v1/messages"]).toBeUndefined();
+    expect(document.components.securitySchemes.otpKey).toMatchObject({ type: "http", scheme: "bearer" });
+
+    const create = document.paths["/v1/challenges"].post;
+    expect(create.security).toEqual([{ otpKey: [] }]);
+    expect(create.requestBody.content["application/json"].schema).toMatchObject({ required: ["phone"], additionalProperties: false });
+    expect(create.responses["201"].content["application/json"].schema.properties.data).toEqual({ $ref: "#/components/schemas/CreatedChallenge" });
+    // Spec section 7's OTP statuses: 400 invalid_request/invalid_phone, 401, 403 forbidden, 429 rate_limited, 503 unavailable.
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "429", "503"]));
+    expect(Object.keys(document.paths["/v1/challenges/{id}"].get.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "404", "503"]));
+    const consume = document.paths["/v1/challenges/{id}/consume"].post;
+    expect(Object.keys(consume.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "404", "409", "410", "503"]));
+    expect(consume.responses["200"].content["application/json"].schema.properties.data).toEqual({ $ref: "#/components/schemas/Challenge" });
+    expect(document.components.schemas.CreatedChallenge.required).toEqual(["id", "code", "phone", "expires_at", "send_to", "whatsapp"]);
+    expect(document.components.schemas.Challenge.properties.status.enum).toEqual(["pending", "verified", "consumed", "expired"]);
+
+    expect(document.paths["/sandbox/v1/otp/texts"].post.responses["201"].content["application/json"].schema.properties.data).toEqual({ $ref: "#/components/schemas/OtpTextResult" });
+    expect(document.paths["/sandbox/v1/otp/texts"].get.parameters.map((p: { name: string }) => p.name)).toEqual(["limit", "before", "phone"]);
+    expect(document.paths["/sandbox/v1/otp/fault"].post.responses["200"].content["application/json"].schema.properties.data).toEqual({ $ref: "#/components/schemas/OtpFaults" });
+    for (const methods of Object.values(document.paths as Record<string, Record<string, any>>)) {
+      for (const op of Object.values(methods)) expect(op.tags.length, op.operationId).toBe(1);
+    }
+  });
+
   it("msgctl openapi --host otp prints the document the OTP host serves", async () => {
     const printed = await runCli(["openapi", "--host", "otp"]);
     expect(printed.code, printed.stderr).toBe(0);

@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration } from "kysely";
 import * as foundation from "./0001-foundation.js";
 import * as messaging from "./0002-messaging.js";
 import * as webhooks from "./0003-webhooks.js";
+import * as otp from "./0004-otp.js";
 import * as attachments from "./0005-attachments.js";
 import * as conversations from "./0006-conversations.js";
 import * as deliveryResends from "./0007-delivery-resends.js";
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   "0001-foundation": foundation,
   "0002-messaging": messaging,
   "0003-webhooks": webhooks,
+  "0004-otp": otp,
   "0005-attachments": attachments,
   "0006-conversations": conversations,
   "0007-delivery-resends": deliveryResends,
