@@ -1,5 +1,6 @@
 import { Command, Option } from "commander";
 import { addAttachmentCommands } from "./attachments-commands.js";
+import { addChatCommands } from "./chats-commands.js";
 import type { ConnectionFlags } from "./connection.js";
 import { wholeNumber } from "./flag-parsers.js";
 import { addMessageCommands, addMessageWaitCommand } from "./messages-commands.js";
@@ -187,6 +188,7 @@ export function createProgram(version: string): Command {
     );
 
   addMessageCommands(program, action);
+  addChatCommands(program, action);
   addAttachmentCommands(program, action);
   addWebhookCommands(program, action);
   addOtpCommands(program, action);

@@ -1,7 +1,8 @@
 import { accountsClient } from "./accounts.js";
 import { attachmentsClient } from "./attachments.js";
 import { HttpClient, type ClientOptions } from "./http.js";
-import { chatsClient, messagesClient } from "./messages.js";
+import { chatsClient } from "./chats.js";
+import { messagesClient } from "./messages.js";
 import { otpClient } from "./otp.js";
 import { numbersClient, sandboxClient } from "./sandbox.js";
 import { webhooksClient } from "./webhooks.js";

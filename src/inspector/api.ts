@@ -2,6 +2,7 @@ import type {
   AccountView,
   ChallengeTextInput,
   AttachmentResource,
+  ChatRemoteView,
   ChatResource,
   ClockView,
   ContactTraits,
@@ -105,7 +106,15 @@ export class Api {
   inbound = (input: InboundInput) => this.request<MessageResource>("POST", "/sandbox/v1/simulate/inbound", input);
   react = (input: { message_id: string; from: string; reaction: string; remove?: boolean }) =>
     this.request<MessageResource>("POST", "/sandbox/v1/simulate/reaction", input);
-  typing = (input: { from: string; to: string; typing: boolean }) => this.request<ChatResource>("POST", "/sandbox/v1/simulate/typing", input);
+  typing = (input: { from: string; to?: string; conversation_id?: string; typing: boolean }) => this.request<ChatResource>("POST", "/sandbox/v1/simulate/typing", input);
+  renameAsContact = (conversationId: string, from: string, title: string | null) =>
+    this.request<ChatResource>("POST", "/sandbox/v1/simulate/rename", { conversation_id: conversationId, from, title });
+  /** What the contacts' phones show of the account in a thread: its typing bubble, when it last read. */
+  remote = (conversationId: string) => this.request<ChatRemoteView>("GET", `/sandbox/v1/chats/${enc(conversationId)}/remote`);
+  /** The business types (or stops) and reads, as an app does (POST /v1/chats/:id/typing, /read). */
+  businessTyping = (conversationId: string, typing: boolean) => this.request<ChatResource>("POST", `/v1/chats/${enc(conversationId)}/typing`, { typing });
+  businessRead = (conversationId: string) => this.request<ChatResource>("POST", `/v1/chats/${enc(conversationId)}/read`);
+  createGroup = (input: { from_handle: string; addresses: string[]; message: string; title?: string }) => this.request<ChatResource>("POST", "/v1/chats", input);
   editAsContact = (messageId: string, text: string) => this.request<MessageResource>("POST", "/sandbox/v1/simulate/edit", { message_id: messageId, text });
   forward = (id: string, to: "delivered" | "read") => this.request<MessageResource>("POST", `/sandbox/v1/messages/${enc(id)}/${to}`);
   fail = (id: string, error?: string) => this.request<MessageResource>("POST", `/sandbox/v1/messages/${enc(id)}/fail`, error ? { error } : {});

@@ -102,8 +102,14 @@ export async function start(key: string | null, pasted = false): Promise<void> {
 /** Shows another account: its key, its threads, its events. */
 export async function switchAccount(account: AccountView): Promise<void> {
   if (!account.api_key) return;
-  // A thread or delivery open in the address belongs to the account shown before.
-  if (state.account && state.account.name !== account.name) location.hash = location.hash.split("/").slice(0, 2).join("/");
+  // A thread or delivery open in the address belongs to the account shown before: close it, and
+  // let the views follow before they get the new key.
+  const view = location.hash.split("/").slice(0, 2).join("/");
+  if (state.account && state.account.name !== account.name && view !== location.hash) {
+    const followed = new Promise((resolve) => addEventListener("hashchange", resolve, { once: true }));
+    location.hash = view;
+    await followed;
+  }
   disconnect?.();
   sessionStorage.setItem(ACCOUNT_KEY, account.name);
   const api = new Api(account.api_key);

@@ -5,6 +5,7 @@ import { createHostApp } from "./host-app.js";
 import type { Route } from "./route.js";
 import { attachmentRoutes } from "./routes/attachments.js";
 import { chatRoutes } from "./routes/chats.js";
+import { controlChatRoutes } from "./routes/control-chats.js";
 import { clockRoutes } from "./routes/control-clock.js";
 import { deliveryRoutes } from "./routes/control-deliveries.js";
 import { eventRoutes } from "./routes/control-events.js";
@@ -39,6 +40,7 @@ export const messagingRoutes: Route[] = [
   ...deliveryRoutes,
   ...worldRoutes,
   ...simulateRoutes,
+  ...controlChatRoutes,
   ...activityRoutes,
   // The OTP control routes on this host too: the inspector reaches everything through one origin.
   ...otpControlRoutes,

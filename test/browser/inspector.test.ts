@@ -167,6 +167,31 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
     await page.locator(`[data-challenge-id="${wrong.id}"][data-status="expired"]`).waitFor();
   });
 
+  it("shows a group with its title and members; a member writes, renames it, and sees the business typing", async () => {
+    const group = await sandbox.json("chats", "create", "--from", MAIN, "--to", `${IPHONE},+14155550193`, "--message", "Hi all", "--title", "Weekend");
+    await openThread(group.id);
+    const head = page.locator(".phone.business .phone-head");
+    await head.getByText("Weekend").waitFor();
+    expect(await head.textContent()).toContain(`${IPHONE}, +14155550193`);
+    // As the second member: their message shows on the business's phone under their name.
+    await page.locator(".phone.contact select").selectOption("+14155550193");
+    const reply = page.getByRole("textbox", { name: "Reply as the contact" });
+    await reply.fill("Count me in");
+    await reply.press("Enter");
+    const theirs = page.locator(".phone.business .message.theirs", { hasText: "Count me in" });
+    await theirs.waitFor();
+    expect(await theirs.locator(".sender").textContent()).toBe("+14155550193");
+    await page.locator(".phone.contact .message.mine", { hasText: "Count me in" }).waitFor();
+
+    page.once("dialog", (dialog) => void dialog.accept("Weekend trip"));
+    await page.locator(".phone.contact").getByRole("button", { name: "Rename…" }).click();
+    await head.getByText("Weekend trip").waitFor();
+
+    await page.locator(".phone.business").getByRole("button", { name: "Type…" }).click();
+    await page.locator(".phone.contact .typing-dots").waitFor();
+    await screenshot(page, "group-1280");
+  });
+
   it("lists events live with their payloads", async () => {
     await page.goto(`${sandbox.serve.ready.inspector_url}#/events`);
     const typing = await sandbox.cli("simulate", "typing", "--from", IPHONE, "--to", MAIN);

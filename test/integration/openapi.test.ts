@@ -2,6 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchSandbox, type Sandbox } from "../../src/runtime/sandbox.js";
 import { runCli } from "../helpers/cli.js";
+import { conformanceChecker } from "../helpers/openapi-conformance.js";
 
 /**
  * The OpenAPI documents of both hosts (SANDBOX.md section 1): valid OpenAPI 3.1 by an independent
@@ -46,6 +47,54 @@ describe("the OpenAPI documents", () => {
     expect(send.responses["401"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
     expect(document.paths["/healthz"].get.security).toEqual([]);
     expect(document.components.schemas.Error.required).toEqual(["error", "message", "request_id"]);
+  });
+
+  it("describes every conversations route (spec 4.5) with the contract's Chat and the spec's error codes", async () => {
+    const document = await documentOf(sandbox.messagingApp);
+    const chatRoutes = {
+      "/v1/chats": ["get", "post"],
+      "/v1/chats/{id}": ["get", "patch"],
+      "/v1/chats/{id}/participants": ["post"],
+      "/v1/chats/{id}/participants/{handle}": ["delete"],
+      "/v1/chats/{id}/read": ["post"],
+      "/v1/chats/{id}/typing": ["post"],
+      "/sandbox/v1/chats/{id}/remote": ["get"],
+      "/sandbox/v1/simulate/rename": ["post"],
+      "/sandbox/v1/simulate/participants": ["post"],
+    };
+    for (const [path, methods] of Object.entries(chatRoutes)) expect(Object.keys(document.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
+    const codesOf = (path: string, method: string, status: number) => document.paths[path][method].responses[String(status)].content["application/json"].schema.allOf[1].properties.error.enum;
+    const chat = { $ref: "#/components/schemas/Chat" };
+
+    const list = document.paths["/v1/chats"].get;
+    expect(list.responses["200"].content["application/json"].schema.properties.data).toEqual({ type: "array", items: chat });
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(["limit", "before"]);
+
+    const create = document.paths["/v1/chats"].post;
+    expect(create.requestBody.content["application/json"].schema.properties.addresses).toMatchObject({ minItems: 2, maxItems: 31 });
+    expect(create.responses["201"].content["application/json"].schema.properties.data).toEqual(chat);
+    expect(create.responses["200"].content["application/json"].schema.properties.data).toEqual(chat);
+    expect(create.parameters).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header" }));
+    expect(codesOf("/v1/chats", "post", 400)).toEqual(["invalid_request", "invalid_from_handle"]);
+    expect(codesOf("/v1/chats", "post", 409)).toEqual(["invalid_state"]);
+
+    for (const [path, method] of [["/v1/chats/{id}", "patch"], ["/v1/chats/{id}/participants", "post"], ["/v1/chats/{id}/participants/{handle}", "delete"]] as const) {
+      expect(codesOf(path, method, 409), `${method} ${path}`).toEqual(["not_a_group", "invalid_state"]);
+      expect(codesOf(path, method, 404)).toEqual(["not_found"]);
+      expect(document.paths[path][method].responses["200"].content["application/json"].schema.properties.data).toEqual(chat);
+    }
+    expect(codesOf("/v1/chats/{id}/read", "post", 409)).toEqual(["invalid_state"]);
+    expect(codesOf("/v1/chats/{id}/typing", "post", 409)).toEqual(["invalid_state"]);
+    expect(document.paths["/v1/chats/{id}/typing"].post.requestBody.content["application/json"].schema.required).toEqual(["typing"]);
+    expect(codesOf("/sandbox/v1/simulate/rename", "post", 409)).toEqual(["not_a_group", "invalid_state"]);
+    expect(document.paths["/sandbox/v1/simulate/inbound"].post.requestBody.content["application/json"].schema.properties).toHaveProperty("members");
+    expect(create.responses["409"].description).toMatch(/^invalid_state: /);
+
+    // The API suites' conformance check holds each answer to these codes.
+    const check = conformanceChecker(document);
+    const answer = (error: string) => ({ method: "POST", path: "/v1/chats", status: 409, contentType: "application/json", body: { error, message: "m", request_id: "r" } });
+    expect(check(answer("invalid_state"))).toBeUndefined();
+    expect(check(answer("not_a_group"))).toMatch(/POST \/v1\/chats → 409: .*allowed values/);
   });
 
   it("describes every route of the OTP host: the challenges with the spec's OTP errors, and the OTP control API", async () => {

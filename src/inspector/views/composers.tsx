@@ -53,7 +53,7 @@ function Files({ composer, label }: { composer: ReturnType<typeof useComposer>; 
 }
 
 /** The business's composer: the same POST /v1/messages an app makes, into this thread. */
-export function BusinessComposer(props: { api: Api; chat: ChatResource; whatsapp: boolean; replyTo: MessageResource | null; onCancelReply(): void }) {
+export function BusinessComposer(props: { api: Api; chat: ChatResource; whatsapp: boolean; replyTo: MessageResource | null; onCancelReply(): void; typing: boolean }) {
   const composer = useComposer();
   const [effect, setEffect] = useState("");
   const form = useRef<HTMLFormElement>(null);
@@ -102,6 +102,14 @@ export function BusinessComposer(props: { api: Api; chat: ChatResource; whatsapp
           Send
         </button>
       </div>
+      <div class="row options">
+        <button type="button" class="secondary" aria-pressed={props.typing} onClick={() => void chatAction(() => props.api.businessTyping(props.chat.id, !props.typing))}>
+          {props.typing ? "Stop typing" : "Type…"}
+        </button>
+        <button type="button" class="secondary" onClick={() => void chatAction(() => props.api.businessRead(props.chat.id))}>
+          Mark thread read
+        </button>
+      </div>
       {composer.error && (
         <p class="error" role="alert">
           {composer.error}
@@ -109,6 +117,16 @@ export function BusinessComposer(props: { api: Api; chat: ChatResource; whatsapp
       )}
     </form>
   );
+}
+
+/** The business's typing and read receipts (POST /v1/chats/:id/typing and /read): not on SMS threads. */
+async function chatAction(action: () => Promise<unknown>): Promise<void> {
+  try {
+    await action();
+    refresh();
+  } catch (failure) {
+    alert((failure as Error).message);
+  }
 }
 
 /** The contact's composer: replies as the contact (text, files, voice memos), and their typing bubble. */
@@ -122,18 +140,18 @@ export function ContactComposer(props: { api: Api; chat: ChatResource; from: str
       (attachmentIds) =>
         api.inbound({
           from,
-          to: chat.from_handle,
+          // A group message goes to the group; a one-to-one one to the number.
+          ...(chat.is_group ? { group: chat.id } : { to: chat.from_handle }),
           text: composer.text.trim() || undefined,
           attachment_ids: attachmentIds,
           voice_memo: voiceMemo || undefined,
           channel: props.whatsapp ? "whatsapp" : undefined,
-          ...(chat.is_group ? { group: chat.id } : {}),
-        } as Parameters<Api["inbound"]>[0]),
+        }),
       api,
     );
   const toggleTyping = async () => {
     try {
-      await api.typing({ from, to: chat.from_handle, typing: !props.typing });
+      await api.typing({ from, ...(chat.is_group ? { conversation_id: chat.id } : { to: chat.from_handle }), typing: !props.typing });
     } catch (failure) {
       alert((failure as Error).message);
     }

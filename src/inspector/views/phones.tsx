@@ -42,6 +42,7 @@ export function PhonesView({ conversationId }: { conversationId: string | null }
         ))}
         {chats.error && <p class="error">{chats.error}</p>}
         <NewThread api={api} numbers={numbers.data ?? []} />
+        <NewGroup api={api} numbers={(numbers.data ?? []).filter((n) => n.channels.includes("imessage"))} />
       </aside>
       <div class="thread-pane">
         {conversationId && (
@@ -57,6 +58,66 @@ export function PhonesView({ conversationId }: { conversationId: string | null }
 
 function Empty({ loading }: { loading: boolean }) {
   return <p class="empty">{loading ? "Loading the thread…" : "Pick a thread, or start one: the business sends a first message, or a contact writes in."}</p>;
+}
+
+/** Starts an iMessage group as the business (POST /v1/chats): members, an opening message, a title. */
+function NewGroup({ api, numbers }: { api: Api; numbers: NumberResource[] }) {
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <details class="new-thread">
+      <summary>New group</summary>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = e.currentTarget;
+          const data = new FormData(form);
+          const title = String(data.get("title")).trim();
+          setError(null);
+          api
+            .createGroup({
+              from_handle: String(data.get("number")),
+              addresses: String(data.get("members")).split(",").map((m) => m.trim()).filter(Boolean),
+              message: String(data.get("message")).trim(),
+              ...(title ? { title } : {}),
+            })
+            .then(
+              (chat) => {
+                form.reset();
+                refresh();
+                go("phones", chat.id);
+              },
+              (failure: Error) => setError(failure.message),
+            );
+        }}
+      >
+        <label>
+          Number{" "}
+          <select name="number">
+            {numbers.map((n) => (
+              <option key={n.handle} value={n.handle}>
+                {n.label} {n.handle}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Members <input name="members" required placeholder="+14155550191, +14155550193" autoComplete="off" />
+        </label>
+        <label>
+          Title <input name="title" placeholder="Weekend plans" maxLength={100} />
+        </label>
+        <label>
+          Opening message <input name="message" required placeholder="Hi all" />
+        </label>
+        <button type="submit">Start the group</button>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+      </form>
+    </details>
+  );
 }
 
 /** Starts a thread: the business sends to a contact (POST /v1/messages), or a contact writes to a number. */

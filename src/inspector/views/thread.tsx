@@ -1,8 +1,8 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { ChatResource, MessageResource, ReactionView } from "../../contract/types.js";
 import type { Api } from "../api.js";
-import { channelName } from "../format.js";
-import { useInspector, useLive } from "../state.js";
+import { channelName, timeOf } from "../format.js";
+import { refresh, sandboxNow, useInspector, useLive } from "../state.js";
 import { Bubble, outboundStatus } from "./bubble.js";
 import { BusinessComposer, ContactComposer } from "./composers.js";
 import { ContactMessageActions } from "./message-actions.js";
@@ -23,14 +23,18 @@ const onContactPhone = (message: MessageResource) => message.direction === "inbo
 /** A thread as both phones show it: the business's app, and the contact's phone beside it (or behind a toggle when narrow). */
 export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
   const { typing } = useInspector();
+  const now = sandboxNow(useInspector());
   const newest = useLive(() => api.messages({ conversation_id: chat.id, limit: PAGE }), [chat.id]);
   const reactions = useLive(() => api.reactions(chat.id), [chat.id]);
+  // What the contacts' phones show of the business: its typing bubble, when it last read the thread.
+  const remote = useLive(() => api.remote(chat.id), [chat.id]);
   const [older, setOlder] = useState<MessageResource[]>([]);
   const [olderDone, setOlderDone] = useState(false);
   const [side, setSide] = useState<"business" | "contact">("business");
   const [replyTo, setReplyTo] = useState<MessageResource | null>(null);
   const [highlight, setHighlight] = useState<string | null>(null);
-  const members = chat.is_group ? ((chat as ChatResource & { participants?: string[] }).participants ?? []) : [chat.remote_handle ?? ""];
+  // Everyone in the thread but the account's number; a group's members may include its other numbers.
+  const members = chat.is_group ? chat.participants : [chat.remote_handle ?? ""];
   const [asMember, setAsMember] = useState(members[0] ?? "");
 
   useEffect(() => {
@@ -52,6 +56,7 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
     for (const r of reactions.data ?? []) map.set(r.message_id, [...(map.get(r.message_id) ?? []), r]);
     return map;
   }, [reactions.data]);
+  const businessTyping = Boolean(remote.data?.typing && (!remote.data.typing_expires_at || Date.parse(remote.data.typing_expires_at) > now));
   const hasOlder = !olderDone && (older.length > 0 || (newest.data?.has_more ?? false));
   const whatsapp = messages.some((m) => m.channel === "whatsapp");
   const typingNow = typing.get(chat.id);
@@ -82,7 +87,7 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
             senderLabel={chat.is_group && !mine ? sender : null}
             reactions={reactionsOf.get(m.id) ?? []}
             repliedTo={m.reply_to ? byId.get(m.reply_to) : undefined}
-            status={phone === "business" ? (m.direction === "outbound" ? outboundStatus(m) : null) : mine ? { text: "Delivered", failed: false } : null}
+            status={phone === "business" ? (m.direction === "outbound" ? outboundStatus(m) : null) : mine ? contactSideStatus(m, remote.data?.last_read_at ?? null) : null}
             highlighted={highlight === m.id}
             onShowReply={showReply}
             actions={
@@ -120,7 +125,7 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
           {bubblesFor("business")}
           {typingNow && <TypingBubble from={chat.is_group ? typingNow.from : null} />}
         </MessageList>
-        <BusinessComposer api={api} chat={chat} whatsapp={whatsapp} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+        <BusinessComposer api={api} chat={chat} whatsapp={whatsapp} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} typing={businessTyping} />
       </section>
       <section class="phone contact" aria-label={`The contact's phone, ${asMember}`}>
         <header class="phone-head">
@@ -141,14 +146,37 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
               )}
             </span>
           </div>
-          <ContactProfile api={api} handle={asMember} />
+          {chat.is_group ? <RenameAsMember api={api} chat={chat} from={asMember} /> : <ContactProfile api={api} handle={asMember} />}
         </header>
         <MessageList label="Messages, as the contact's phone shows them" messages={messages} hasOlder={hasOlder} loadOlder={loadOlder} error={null}>
           {bubblesFor("contact")}
+          {businessTyping && <TypingBubble from={chat.is_group ? chat.from_handle : null} />}
         </MessageList>
         <ContactComposer api={api} chat={chat} from={asMember} whatsapp={whatsapp} typing={typingNow?.from === asMember} />
       </section>
     </div>
+  );
+}
+
+/** Under the contact's own message on their phone: read once the business marked the thread read after it. */
+function contactSideStatus(message: MessageResource, lastReadAt: string | null): { text: string; failed: boolean } {
+  return lastReadAt && lastReadAt >= message.created_at ? { text: `Read ${timeOf(lastReadAt)}`, failed: false } : { text: "Delivered", failed: false };
+}
+
+/** A member renames the group from their phone (simulate rename). */
+function RenameAsMember({ api, chat, from }: { api: Api; chat: ChatResource; from: string }) {
+  return (
+    <button
+      type="button"
+      class="secondary"
+      onClick={() => {
+        const title = prompt(`New title of the group, as ${from} (empty removes it):`, chat.title ?? "");
+        if (title === null) return;
+        api.renameAsContact(chat.id, from, title.trim() || null).then(refresh, (failure: Error) => alert(failure.message));
+      }}
+    >
+      Rename…
+    </button>
   );
 }
 

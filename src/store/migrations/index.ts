@@ -4,6 +4,7 @@ import * as messaging from "./0002-messaging.js";
 import * as webhooks from "./0003-webhooks.js";
 import * as otp from "./0004-otp.js";
 import * as attachments from "./0005-attachments.js";
+import * as conversations from "./0006-conversations.js";
 import * as deliveryResends from "./0007-delivery-resends.js";
 import * as attemptSignatures from "./0008-attempt-signatures.js";
 
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   "0003-webhooks": webhooks,
   "0004-otp": otp,
   "0005-attachments": attachments,
+  "0006-conversations": conversations,
   "0007-delivery-resends": deliveryResends,
   "0008-attempt-signatures": attemptSignatures,
 };
