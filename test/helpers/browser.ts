@@ -7,9 +7,10 @@ import { afterAll, beforeAll } from "vitest";
 /** Where screenshots go: test artifacts, ignored by git. */
 export const SCREENSHOTS = resolve(import.meta.dirname, "../../test-artifacts/screenshots");
 
-/** Debian's Chromium (TOOLCHAIN.md), or MSGCTL_CHROMIUM; null when there is none. */
+/** MSGCTL_CHROMIUM (which must exist), else Debian's Chromium (TOOLCHAIN.md); null when there is none. */
 export function findChromium(): string | null {
-  if (process.env.MSGCTL_CHROMIUM) return process.env.MSGCTL_CHROMIUM;
+  const named = process.env.MSGCTL_CHROMIUM;
+  if (named) return existsSync(named) ? named : null;
   for (const candidate of ["/usr/bin/chromium", "/usr/bin/chromium-browser"]) if (existsSync(candidate)) return candidate;
   try {
     return execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim() || null;
@@ -18,9 +19,11 @@ export function findChromium(): string | null {
   }
 }
 
-/** The browser for this run, or null: then the browser tests skip, saying so in one line. */
+/** The browser for this run, or null: then the browser tests skip (the global setup says so, once). */
 export const CHROMIUM = findChromium();
-if (!CHROMIUM) console.warn("Browser tests skipped: no Chromium found (apt-get install -y chromium, or set MSGCTL_CHROMIUM=/path/to/chromium).");
+
+/** The one line a run without Chromium prints. */
+export const NO_CHROMIUM = "Browser tests skipped: no Chromium found (apt-get install -y chromium, or set MSGCTL_CHROMIUM=/path/to/chromium).";
 
 /** A headless Chromium for a test file (launched before its tests, closed after). */
 export interface BrowserHandle {
