@@ -1,7 +1,7 @@
 // Builds msgctl as one executable for this platform with Node's Single Executable Applications
 // (TOOLCHAIN.md): esbuild bundles the CLI into one CommonJS file, Node turns it into a blob with
 // V8's code cache, and postject injects the blob into a copy of the node binary. Native addons
-// and the shipped fixture ride along as assets (src/runtime/single-binary.ts loads them).
+// the shipped fixture and the inspector's page ride along as assets (src/runtime/single-binary.ts loads them).
 //
 //   npm run build:binary            → dist/bin/msgctl
 import { execFileSync } from "node:child_process";
@@ -9,6 +9,7 @@ import { copyFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSy
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
+import { buildInspector } from "./build-inspector.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const OUT = join(ROOT, "dist/bin");
@@ -94,10 +95,13 @@ await build({
 });
 
 // --- 2. The blob: code, code cache, assets ---
+// The inspector's page rides as `inspector/<file>` assets (src/server/inspector-files.ts serves them).
+const inspectorFiles = await buildInspector();
 const assets = {
   "better_sqlite3.node": join(dirname(require.resolve("better-sqlite3/package.json")), "build/Release/better_sqlite3.node"),
   "default.json": join(ROOT, "fixtures/default.json"),
   "packages.bin": packCarried(),
+  ...Object.fromEntries(inspectorFiles.map((name) => [`inspector/${name}`, join(ROOT, "dist/inspector", name)])),
 };
 writeFileSync(
   join(WORK, "sea-config.json"),

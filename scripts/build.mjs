@@ -3,6 +3,7 @@
 // better-sqlite3 and sharp stay external: their native addons cannot be bundled.
 import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
+import { buildInspector } from "./build-inspector.mjs";
 
 // Stale chunks from earlier builds would be loaded by nothing but still shipped.
 rmSync("dist/chunks", { recursive: true, force: true });
@@ -26,3 +27,6 @@ await build({
   define: { __MSGCTL_VERSION__: JSON.stringify(JSON.parse(readFileSync("package.json", "utf8")).version) },
   logLevel: "warning",
 });
+
+// The inspector page (src/inspector): the server serves it from dist/inspector.
+await buildInspector();

@@ -16,3 +16,4 @@ export * from "./sandbox.js";
 export * from "./fixture.js";
 export * from "./settings.js";
 export * from "./accounts.js";
+export * from "./activity.js";

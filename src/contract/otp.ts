@@ -146,3 +146,16 @@ export const otpFaults = z.object({
 }).meta({ id: "OtpFaults" });
 /** The OTP host's simulated faults. */
 export type OtpFaults = z.output<typeof otpFaults>;
+
+// --- Control API: the challenges as the sandbox sees them (the inspector) ---
+
+/** A challenge with what only the sandbox may show: its code and its wrong texts (GET /sandbox/v1/otp/challenges). */
+export const otpChallengeView = challengeResource.extend({
+  code: z.string().meta({ description: "the six digits the user must text; /v1 shows it only at creation" }),
+  wrong_texts: z.number().int().meta({ description: "wrong codes texted so far; at 5 the challenge stops matching" }),
+}).meta({ id: "OtpChallengeView", description: "A challenge with its code and wrong texts, for the inspector" });
+/** A challenge with its code and wrong texts. */
+export type OtpChallengeView = z.output<typeof otpChallengeView>;
+
+/** GET /sandbox/v1/otp/challenges query: the newest `limit` (challenges are short-lived: no cursor). */
+export const listOtpChallengesQuery = pageQuery.pick({ limit: true });

@@ -26,6 +26,7 @@ export type {
   ChallengeTextInput,
   CreateChallengeInput,
   CreatedChallenge,
+  OtpChallengeView,
   OtpFaults,
   OtpText,
   OtpTextInput,
@@ -37,3 +38,4 @@ export type { AccountView, ClockView } from "./sandbox.js";
 export type { Fixture, FixtureInput } from "./fixture.js";
 export type { Settings } from "./settings.js";
 export type { CreateAccountInput } from "./accounts.js";
+export type { ActivityChange, ReactionView } from "./activity.js";

@@ -79,6 +79,7 @@ export const deliveryAttempt = z.object({
   error: z.string().nullable(),
   duration_ms: z.number().int(),
   resend: z.boolean().meta({ description: "Made by hand with POST /sandbox/v1/deliveries/{id}/resend, outside the retry ladder" }),
+  signature: z.string().nullable().meta({ description: "The X-service-Signature header the attempt carried (t=…,v1=…); null when no request went out" }),
 }).meta({ id: "DeliveryAttempt" });
 /** One attempt of a delivery. */
 export type DeliveryAttempt = z.output<typeof deliveryAttempt>;

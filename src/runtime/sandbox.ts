@@ -120,6 +120,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     onJobError: (job, error) => logger.error("job failed", { job: job.kind, id: job.id, error: String(error) }),
   });
   bus.on("job", (dueAt) => scheduler.wake(dueAt));
+  db.onCommit(() => bus.publish("changed", null));
   const control = createSandboxControl({
     ctx,
     jobs: scheduler,

@@ -10,7 +10,9 @@ import { clockRoutes } from "./routes/control-clock.js";
 import { deliveryRoutes } from "./routes/control-deliveries.js";
 import { eventRoutes } from "./routes/control-events.js";
 import { accountRoutes } from "./routes/control-accounts.js";
+import { activityRoutes } from "./routes/control-activity.js";
 import { otpControlRoutes } from "./routes/control-otp.js";
+import { otpChallengeListRoutes } from "./routes/control-otp-challenges.js";
 import { resetRoutes } from "./routes/control-reset.js";
 import { simulateRoutes } from "./routes/control-simulate.js";
 import { worldRoutes } from "./routes/control-world.js";
@@ -39,10 +41,14 @@ export const messagingRoutes: Route[] = [
   ...worldRoutes,
   ...simulateRoutes,
   ...controlChatRoutes,
+  ...activityRoutes,
+  // The OTP control routes on this host too: the inspector reaches everything through one origin.
+  ...otpControlRoutes,
+  ...otpChallengeListRoutes,
 ];
 
 /** Every route of the OTP host: spec 4.6 under /v1, the control API, health. */
-export const otpRoutes: Route[] = [...healthRoutes, ...controlRoutes, ...challengeRoutes, ...otpControlRoutes];
+export const otpRoutes: Route[] = [...healthRoutes, ...controlRoutes, ...challengeRoutes, ...otpControlRoutes, ...otpChallengeListRoutes];
 
 /** What both hosts are built from. */
 export interface HostsOptions {

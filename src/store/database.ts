@@ -35,6 +35,11 @@ export interface Db {
   committed(): Promise<void>;
   /** Runs `fn` once the writes made so far are committed (signals to live listeners). */
   afterCommit(fn: () => void): void;
+  /**
+   * Calls `listener` after every commit that wrote something (a batch, or a write outside one),
+   * for views that refresh when anything changed (the inspector); returns an unsubscribe function.
+   */
+  onCommit(listener: () => void): () => void;
   /** Empties every table but the migration bookkeeping, in one transaction. */
   wipe(): void;
   /** The tables that have a column of this name. */
@@ -91,6 +96,10 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
   let waiting: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   let after: (() => void)[] = [];
   let batchOpen = false;
+  const commitListeners = new Set<() => void>();
+  const committedWrites = () => {
+    for (const listener of commitListeners) listener();
+  };
   const commitBatch = () => {
     const settle = waiting;
     const callbacks = after;
@@ -108,6 +117,7 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
     }
     for (const waiter of settle) waiter.resolve();
     for (const callback of callbacks) callback();
+    if (opened) committedWrites();
   };
 
   const userTables = () =>
@@ -130,6 +140,7 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
     run(query) {
       const { sql, parameters } = query.compile();
       const result = prepare(sql).run(...params(parameters));
+      if (!raw.inTransaction && result.changes > 0) committedWrites();
       return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
     },
     transaction<T>(fn: () => T): T {
@@ -149,6 +160,10 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
       if (!raw.inTransaction) queueMicrotask(fn);
       else after.push(fn);
     },
+    onCommit(listener) {
+      commitListeners.add(listener);
+      return () => void commitListeners.delete(listener);
+    },
     wipe() {
       const tables = userTables();
       raw.transaction(() => {
@@ -157,6 +172,7 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
         for (const table of tables) raw.prepare(`DELETE FROM "${table}"`).run();
         raw.prepare("DELETE FROM sqlite_sequence").run();
       })();
+      if (!raw.inTransaction) committedWrites();
     },
     tablesWithColumn(column) {
       return userTables().filter((table) =>

@@ -32,3 +32,8 @@ export function lastEventSeq(db: Db): number {
 export function findEvent(db: Db, id: string): EventRow | undefined {
   return db.first(db.q.selectFrom("events").selectAll().where("id", "=", id));
 }
+
+/** The payloads of one account's events of one type, oldest first, with when each was written. */
+export function listEventPayloadsOfType(db: Db, accountId: string, type: string): { payload: string; created_at: number }[] {
+  return db.all(db.q.selectFrom("events").select(["payload", "created_at"]).where("account_id", "=", accountId).where("type", "=", type).orderBy("seq"));
+}

@@ -24,3 +24,18 @@ export function updateMessageAction(db: Db, id: string, changes: Updateable<Mess
 export function listMessageActions(db: Db, messageId: string): MessageActionRow[] {
   return db.all(db.q.selectFrom("message_actions").selectAll().where("message_id", "=", messageId).orderBy("created_at"));
 }
+
+/** The reactions sent through the API that landed on a thread's messages, oldest first. */
+export function listLandedReactions(db: Db, conversationId: string): (MessageActionRow & { number_handle: string })[] {
+  return db.all(
+    db.q
+      .selectFrom("message_actions")
+      .innerJoin("messages", "messages.id", "message_actions.message_id")
+      .selectAll("message_actions")
+      .select("messages.number_handle")
+      .where("messages.conversation_id", "=", conversationId)
+      .where("message_actions.kind", "=", "react")
+      .where("message_actions.status", "=", "done")
+      .orderBy("message_actions.updated_at"),
+  );
+}

@@ -1,4 +1,4 @@
-import type { Selectable, Updateable } from "kysely";
+import { sql, type Selectable, type Updateable } from "kysely";
 import type { Db } from "./database.js";
 import type { OtpChallengesTable, OtpTextsTable } from "./schema.js";
 
@@ -83,4 +83,11 @@ export function listOtpTextRows(db: Db, accountId: string, options: { phone?: st
   if (options.phone !== undefined) query = query.where("phone", "=", options.phone);
   if (options.before !== undefined) query = query.where("created_at", "<", options.before);
   return db.all(query.orderBy("created_at", "desc").limit(options.limit));
+}
+
+/** The account's challenges, newest first (ties in one millisecond by insertion order). */
+export function listAccountChallenges(db: Db, accountId: string, limit: number): ChallengeRow[] {
+  return db.all(
+    db.q.selectFrom("otp_challenges").selectAll().where("account_id", "=", accountId).orderBy("created_at", "desc").orderBy(sql`rowid`, "desc").limit(limit),
+  );
 }

@@ -8,7 +8,7 @@ import { useReceiver } from "../helpers/webhook-receiver.js";
 const OTHER_KEY = "sk_test_globex_000000000000000";
 const fixture = parseFixture({ accounts: [{ name: "Acme", api_key: KEY }, { name: "Globex", api_key: OTHER_KEY }] }, "test fixture");
 
-interface Attempt { n: number; at: string; status_code: number | null; error: string | null; duration_ms: number; resend: boolean }
+interface Attempt { n: number; at: string; status_code: number | null; error: string | null; duration_ms: number; resend: boolean; signature: string | null }
 interface Delivery { id: string; status: string; event_id: string; attempts: Attempt[]; next_attempt_at: string | null }
 
 async function onlyDelivery(t: TestSandbox): Promise<Delivery> {
@@ -87,6 +87,8 @@ describe("resend a delivery (POST /sandbox/v1/deliveries/:id/resend)", () => {
     expect(after.status).toBe("succeeded");
     expect(after.attempts.at(-1)).toMatchObject({ n: 9, status_code: 200, resend: true });
     expect(after.next_attempt_at).toBeNull();
+    // Each attempt records the signature header it carried, the resend's too.
+    expect(after.attempts.map((a) => a.signature)).toEqual(receiver.requests.map((r) => r.headers["x-service-signature"]));
   });
 
   it("an acknowledged resend of a pending delivery cancels its next retry", async () => {

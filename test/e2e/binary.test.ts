@@ -78,6 +78,21 @@ describe("the single binary", () => {
     expect((await sharp(bytes).metadata()).format).toBe("jpeg");
   });
 
+  it("serves the inspector from its assets: the page at /, its script and style", async () => {
+    const page = await fetch(`${ready.base_url}/`);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    const html = await page.text();
+    expect(html).toContain('<div id="app">');
+    const files = [...html.matchAll(/\/inspector\/(app-[A-Z0-9]+\.(?:js|css))/g)].map((match) => match[1]);
+    expect(files).toHaveLength(2);
+    for (const file of files) {
+      const res = await fetch(`${ready.base_url}/inspector/${file}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(file?.endsWith(".js") ? /^text\/javascript/ : /^text\/css/);
+      expect((await res.text()).length).toBeGreaterThan(1_000);
+    }
+  });
+
   it("answers --version", () => {
     expect(execFileSync(BINARY, ["--version"], { env, encoding: "utf8" }).trim()).toMatch(/^\d+\.\d+\.\d+/);
   });

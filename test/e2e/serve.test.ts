@@ -27,11 +27,14 @@ describe("msgctl serve, end to end (SANDBOX.md sections 1 and 6)", () => {
     expect(serve.ready.accounts[0]?.numbers[0]).toEqual({ handle: "+14155550101", channels: ["imessage", "sms"], label: "main", status: "online" });
   });
 
-  it("answers the advertised inspector URL with a page", async () => {
+  it("answers the advertised inspector URL with the inspector page", async () => {
     const res = await fetch(serve.ready.inspector_url);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");
-    expect(await res.text()).toContain(`${serve.ready.base_url}/v1`);
+    const html = await res.text();
+    expect(html).toContain('<div id="app">');
+    // The page starts with a key it may show: the fixture's.
+    expect(html).toContain(`"key":"${serve.ready.accounts[0]?.api_key}"`);
   });
 
   it("answers /healthz on both hosts and the API with the key", async () => {

@@ -14,7 +14,7 @@ function filesUnder(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return filesUnder(path);
-    return path.endsWith(".ts") ? [path] : [];
+    return /\.tsx?$/.test(path) ? [path] : [];
   });
 }
 
@@ -44,7 +44,7 @@ function importsOf(file: string): Import[] {
 const packageOf = (spec: string) => (spec.startsWith("node:") ? "node:" : spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/"));
 
 /** The layer of a source path: the folder under src/ (or the file, for src/index.ts). */
-const layerOf = (path: string) => path.split("/")[1]?.replace(/\.ts$/, "") ?? "";
+const layerOf = (path: string) => path.split("/")[1]?.replace(/\.tsx?$/, "") ?? "";
 
 /** What each layer may import besides itself (docs/architecture.md, "Layers"). */
 const ALLOWED: Record<string, readonly string[]> = {
@@ -58,6 +58,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   store: ["lib"],
   contract: ["lib"],
   lib: [],
+  // The inspector is a browser app, bundled on its own: the contract's types, and nothing of ours runs in it.
+  inspector: ["contract"],
 };
 
 /** Libraries that belong to one layer (STYLE.md rule 1). */
@@ -75,7 +77,11 @@ const PACKAGE_HOME: Record<string, readonly string[]> = {
   sharp: ["domain"],
   "file-type": ["domain"],
   "music-metadata": ["domain"],
+  preact: ["inspector"],
 };
+
+/** What the inspector's bundle may contain besides its own files (docs/architecture.md, "The inspector"). */
+const INSPECTOR_PACKAGES = ["preact", "eventsource-parser"];
 
 const sources = filesUnder("src");
 const imports = sources.flatMap(importsOf);
@@ -103,6 +109,14 @@ describe("architecture (docs/architecture.md)", () => {
       .filter((i) => concept(i.target) && concept(i.target) !== concept(i.file) && !i.target.endsWith("/index.ts"))
       .map((i) => `${i.file}: ${i.line}`);
     expect(bypassing).toEqual([]);
+  });
+
+  it("the inspector is a browser app: contract types only (import type), Preact, no Node", () => {
+    const offenders = imports
+      .filter((i) => layerOf(i.file) === "inspector" && layerOf(i.target) !== "inspector")
+      .filter((i) => (i.target.startsWith("src/") ? !(layerOf(i.target) === "contract" && i.typeOnly) : !INSPECTOR_PACKAGES.includes(i.target)))
+      .map((i) => `${i.file}: ${i.line}`);
+    expect(offenders).toEqual([]);
   });
 
   it("the domain reads no wall clock and the process is exited only by the CLI", () => {

@@ -5,7 +5,7 @@ import type { EmittedEvent } from "./events.js";
 /**
  * What the domain announces once it is committed. Everything that listens live subscribes here:
  * the scheduler (new jobs), tail, wait and the event stream (events), `webhooks listen` and the
- * inspector (delivery attempts). Nothing is published before its transaction committed.
+ * inspector (delivery attempts), the inspector's activity stream (changes). Nothing is published before its transaction committed.
  */
 export interface DomainTopics {
   /** An event was committed to the outbox. */
@@ -14,6 +14,8 @@ export interface DomainTopics {
   job: number;
   /** A webhook delivery attempt was recorded; the delivery with every attempt so far. */
   delivery: { accountId: string; delivery: Delivery };
+  /** The sandbox changed: a write was committed (any account, any table), or the clock moved. Views refresh on it. */
+  changed: null;
 }
 
 /** The sandbox's one bus. */

@@ -1,7 +1,7 @@
 import { isEventType, type EventPayload, type EventType, type EventView } from "../../contract/events.js";
-import { invalidRequest } from "../../lib/app-error.js";
+import { invalidRequest, notFound } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
-import { insertEvent, listEventsAfter, type EventRow } from "../../store/events.js";
+import { findEvent, insertEvent, listEventsAfter, type EventRow } from "../../store/events.js";
 import type { DomainContext } from "./context.js";
 
 export { EVENT_TYPES, isEventType, type EventPayload, type EventType, type EventView } from "../../contract/events.js";
@@ -56,4 +56,11 @@ export function parseEventTypes(raw: string | null | undefined, field = "types")
   const names = raw.split(",").map((name) => name.trim()).filter(Boolean);
   for (const name of names) if (!isEventType(name)) throw invalidRequest(`${field}: unknown event "${name}"`);
   return new Set(names as EventType[]);
+}
+
+/** One of the account's events by id (GET /sandbox/v1/events/:id): 404 when unknown or another account's. */
+export function getEvent(ctx: DomainContext, accountId: string, id: string): EventView {
+  const row = id.length <= 64 ? findEvent(ctx.db, id.toLowerCase()) : undefined;
+  if (!row || row.account_id !== accountId) throw notFound(`Event ${id.slice(0, 64)}`);
+  return eventRowView(row);
 }

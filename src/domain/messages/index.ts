@@ -10,6 +10,7 @@ import { MESSAGE_JOBS } from "./status-table.js";
 export { editMessage, reactToMessage, retryMessage, unsendMessage } from "./actions.js";
 export { acknowledgeByMember, groupOfMessage, openReceipts, otherCopies, readByMember } from "./group-delivery.js";
 export { getMessage, listMessages, messageForField, messageForPath } from "./queries.js";
+export { listThreadReactions, type ReactionView } from "./reaction-list.js";
 export { recordInbound, type Arrival, type ArrivalMedia } from "./receive.js";
 export { memberTraits, type RecipientTraits } from "./recipients.js";
 export { isValidReaction, NAMED_REACTIONS, requireReaction } from "./reactions.js";

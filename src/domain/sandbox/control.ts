@@ -53,7 +53,10 @@ export function createSandboxControl(options: SandboxControlOptions): SandboxCon
       if (!(ms >= 0) || ctx.clock.now() + ms > MAX_CLOCK_MS) {
         throw invalidRequest(`advance: must be 0 or more and keep the clock at or before ${isoTime(MAX_CLOCK_MS)} (it is ${isoTime(ctx.clock.now())})`);
       }
-      return { now: await jobs.advance(ms), mode: ctx.clock.mode };
+      const now = await jobs.advance(ms);
+      // Time moved even when nothing fell due: live views redraw the clock.
+      ctx.bus.publish("changed", null);
+      return { now, mode: ctx.clock.mode };
     },
     reset: (next) =>
       jobs.exclusively(

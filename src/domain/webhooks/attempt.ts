@@ -17,6 +17,8 @@ export interface Outcome {
   result: "succeeded" | "retry" | "dropped";
   statusCode: number | null;
   error: string | null;
+  /** The signature header the request carried; null when none was sent. */
+  signature?: string | null;
 }
 
 /** The delivery and its endpoint when an attempt is still due; undefined when it is not. */
@@ -96,13 +98,14 @@ export async function attemptDelivery(ctx: DomainContext, plan: AttemptPlan): Pr
   if (target.kind === "unresolved") return { result: "retry", statusCode: null, error: target.error };
   if (!event) return { result: "dropped", statusCode: null, error: "dropped: the event no longer exists" };
   const timestamp = Math.floor(ctx.wallNow() / 1000);
+  const signature = signatureHeader(plan.secret, timestamp, event.payload);
   const posted = await postWebhook(ctx.fetch, {
     url: plan.url,
     body: event.payload,
     headers: {
       "content-type": "application/json",
       "user-agent": USER_AGENT,
-      [SIGNATURE_HEADER]: signatureHeader(plan.secret, timestamp, event.payload),
+      [SIGNATURE_HEADER]: signature,
       "X-Msgctl-Event-Id": event.id,
       "X-Msgctl-Attempt": String(plan.n),
       ...plan.headers,
@@ -112,7 +115,7 @@ export async function attemptDelivery(ctx: DomainContext, plan: AttemptPlan): Pr
     pinTo: target.addresses,
   });
   if (posted.aborted) return undefined;
-  return { result: posted.acknowledged ? "succeeded" : "retry", statusCode: posted.statusCode, error: posted.error };
+  return { result: posted.acknowledged ? "succeeded" : "retry", statusCode: posted.statusCode, error: posted.error, signature };
 }
 
 /** The row of the delivery status table an attempt's outcome leads to (the ladder decides retries). */
@@ -138,6 +141,7 @@ function recordAttempt(
     error: outcome.error,
     duration_ms: durationMs,
     resend: 0,
+    signature: outcome.signature ?? null,
   });
   const now = ctx.clock.now();
   const trigger = triggerAfter(outcome, n);

@@ -36,6 +36,7 @@ const attemptView = (row: AttemptRow): AttemptView => ({
   error: row.error,
   duration_ms: row.duration_ms,
   resend: row.resend === 1,
+  signature: row.signature,
 });
 
 /** Views of delivery rows with their attempts. */

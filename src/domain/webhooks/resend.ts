@@ -51,6 +51,7 @@ export async function resendDelivery(ctx: DomainContext, accountId: string, id: 
       error: outcome.error,
       duration_ms: durationMs,
       resend: 1,
+      signature: outcome.signature ?? null,
     });
     if (outcome.result !== "succeeded") return;
     if (current.status === "pending" && current.job_id !== null) deleteJob(ctx.db, current.job_id);

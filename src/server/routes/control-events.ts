@@ -1,9 +1,9 @@
 import type { EventStream } from "h3";
 import { eventView, listEventsQuery, streamEventsQuery } from "../../contract/events.js";
-import { listEvents, parseEventTypes, toEventView, type EventType, type EventView } from "../../domain/core/index.js";
+import { getEvent, listEvents, parseEventTypes, toEventView, type EventType, type EventView } from "../../domain/core/index.js";
 import { parseInput } from "../../lib/validation.js";
 import { openEventStream } from "../event-stream.js";
-import { page, type ApiRequest, type Route } from "../route.js";
+import { ok, page, type ApiRequest, type Route } from "../route.js";
 
 /** Events replayed to a stream that resumes after a known one, at most. */
 const REPLAY_LIMIT = 10_000;
@@ -54,5 +54,17 @@ export const eventRoutes: Route[] = [
       responses: { 200: { description: "text/event-stream", raw: "text/event-stream" } },
     },
     handler: streamEvents,
+  },
+  {
+    method: "GET",
+    path: "/sandbox/v1/events/:id",
+    doc: {
+      tag: "Sandbox: events",
+      summary: "One event",
+      description: "By id (the X-Msgctl-Event-Id of its deliveries); `payload` is the body its deliveries carry.",
+      params: { id: "the event's id" },
+      responses: { 200: { description: "the event", schema: eventView } },
+    },
+    handler: ({ ctx, account, params }) => ok(getEvent(ctx, account.id, params.id ?? "")),
   },
 ];

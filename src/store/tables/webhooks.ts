@@ -44,6 +44,8 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
   /** 1 for an attempt made by hand (a resend), outside the retry ladder. */
   resend: number;
+  /** The `X-service-Signature` header sent; null when no request went out (dropped, unresolved). */
+  signature: string | null;
 }
 
 export interface WebhookTables {

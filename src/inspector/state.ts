@@ -1,0 +1,218 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { AccountView, ClockView, Delivery, EventView } from "../contract/types.js";
+import { Api, ApiError } from "./api.js";
+import { connectActivity } from "./live.js";
+
+/** Events kept in the page, newest first. */
+const EVENTS_KEPT = 500;
+/** A contact's typing bubble hides by itself after this long without news (real time). */
+const TYPING_SHOWN_MS = 60_000;
+
+/** Who is typing in a thread, until when (performance.now). */
+export interface Typing {
+  from: string;
+  until: number;
+}
+
+/** Everything the views share; each view loads its own lists and reloads them on `revision`. */
+export interface InspectorState {
+  api: Api | null;
+  accounts: AccountView[];
+  account: AccountView | null;
+  clock: ClockView | null;
+  /** performance.now() when `clock` was read: a real clock is drawn ticking from there. */
+  clockReadAt: number;
+  /** Bumped on every `changed` frame: views reload what they show. */
+  revision: number;
+  events: EventView[];
+  /** The newest state of deliveries that had an attempt while the page was open. */
+  attempts: Map<string, Delivery>;
+  typing: Map<string, Typing>;
+  connected: boolean;
+  /** Why the page cannot work (no key, a key refused), for the key form. */
+  problem: string | null;
+}
+
+let state: InspectorState = {
+  api: null,
+  accounts: [],
+  account: null,
+  clock: null,
+  clockReadAt: 0,
+  revision: 0,
+  events: [],
+  attempts: new Map(),
+  typing: new Map(),
+  connected: false,
+  problem: null,
+};
+const listeners = new Set<() => void>();
+let disconnect: (() => void) | undefined;
+
+function update(changes: Partial<InspectorState>): void {
+  state = { ...state, ...changes };
+  for (const listener of listeners) listener();
+}
+
+/** The shared state; the component re-renders when it changes. */
+export function useInspector(): InspectorState {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const listener = () => setTick((n) => n + 1);
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  }, []);
+  return state;
+}
+
+/** The state now, outside a component. */
+export const currentState = () => state;
+
+const ACCOUNT_KEY = "msgctl-inspector-account";
+/** Keys pasted in this tab, by account name: accounts made on demand never show theirs again. */
+const PASTED_KEYS = "msgctl-inspector-keys";
+
+const pastedKeys = (): Record<string, string> => JSON.parse(sessionStorage.getItem(PASTED_KEYS) ?? "{}") as Record<string, string>;
+
+/**
+ * Starts with `key`: lists the accounts, gives the key (and keys pasted before) to the accounts
+ * they belong to, picks the remembered account, goes live. `pasted` is a key a person gave.
+ */
+export async function start(key: string | null, pasted = false): Promise<void> {
+  if (!key) return update({ problem: "This sandbox shows no key here: paste an API key (sk_…) of one of its accounts." });
+  try {
+    const api = new Api(key);
+    const [listed, own] = await Promise.all([api.accounts(), api.numbers()]);
+    // The key's account is the one with its numbers.
+    const mine = listed.find((account) => account.numbers.some((number) => own.some((o) => o.handle === number.handle)));
+    const keys = pastedKeys();
+    if (pasted && mine) sessionStorage.setItem(PASTED_KEYS, JSON.stringify({ ...keys, [mine.name]: key }));
+    const accounts = listed.map((account) => ({ ...account, api_key: account.api_key ?? (account === mine ? key : (keys[account.name] ?? null)) }));
+    const usable = accounts.filter((account) => account.api_key);
+    const remembered = pasted ? mine?.name : sessionStorage.getItem(ACCOUNT_KEY);
+    const account = usable.find((a) => a.name === remembered) ?? usable.find((a) => a.api_key === key) ?? usable[0];
+    if (!account?.api_key) return update({ problem: "No account of this sandbox has a key the page may use: paste one." });
+    update({ accounts, problem: null });
+    await switchAccount(account);
+  } catch (error) {
+    update({ problem: error instanceof ApiError && error.status === 401 ? "That key is not one of this sandbox's." : `Cannot reach the sandbox: ${(error as Error).message}` });
+  }
+}
+
+/** Shows another account: its key, its threads, its events. */
+export async function switchAccount(account: AccountView): Promise<void> {
+  if (!account.api_key) return;
+  // A thread or delivery open in the address belongs to the account shown before: close it, and
+  // let the views follow before they get the new key.
+  const view = location.hash.split("/").slice(0, 2).join("/");
+  if (state.account && state.account.name !== account.name && view !== location.hash) {
+    const followed = new Promise((resolve) => addEventListener("hashchange", resolve, { once: true }));
+    location.hash = view;
+    await followed;
+  }
+  disconnect?.();
+  sessionStorage.setItem(ACCOUNT_KEY, account.name);
+  const api = new Api(account.api_key);
+  update({ api, account, events: [], attempts: new Map(), typing: new Map() });
+  const [clock, events] = await Promise.all([api.clock(), api.events({ order: "desc", limit: 100 })]);
+  update({ clock, clockReadAt: performance.now(), events: events.data });
+  disconnect = connectActivity(account.api_key, {
+    event(event) {
+      const changes: Partial<InspectorState> = { events: [event, ...state.events].slice(0, EVENTS_KEPT) };
+      if (event.payload.type === "conversation.typing") {
+        const typing = new Map(state.typing);
+        const { conversation_id, from, typing: on } = event.payload;
+        if (on) typing.set(conversation_id, { from, until: performance.now() + TYPING_SHOWN_MS });
+        else typing.delete(conversation_id);
+        changes.typing = typing;
+      } else if (event.payload.type === "message.received") {
+        // A message from someone who was typing ends their bubble, as on a phone.
+        const typing = new Map(state.typing);
+        typing.delete(event.payload.conversation_id);
+        changes.typing = typing;
+      }
+      update(changes);
+    },
+    attempt(delivery) {
+      update({ attempts: new Map(state.attempts).set(delivery.id, delivery) });
+    },
+    changed(change) {
+      update({ clock: change.clock, clockReadAt: performance.now(), revision: state.revision + 1 });
+    },
+    connection(open) {
+      // Back after a drop: what was missed is reloaded like any change.
+      update(open ? { connected: true, revision: state.revision + 1 } : { connected: false });
+    },
+  });
+}
+
+/** Marks the view stale at once (after the page's own action), without waiting for the stream. */
+export const refresh = () => update({ revision: state.revision + 1 });
+
+/** Sets the clock after an advance answered. */
+export const setClock = (clock: ClockView) => update({ clock, clockReadAt: performance.now() });
+
+/** The sandbox's time now, in milliseconds: a real clock keeps moving between reads. */
+export function sandboxNow(current: InspectorState = state): number {
+  if (!current.clock) return Date.now();
+  const read = Date.parse(current.clock.now);
+  return current.clock.mode === "real" ? read + (performance.now() - current.clockReadAt) : read;
+}
+
+/** The result of a load that follows the sandbox live. */
+export interface Live<T> {
+  data: T | undefined;
+  error: string | null;
+  /** Loads again now. */
+  reload(): void;
+}
+
+/**
+ * Loads `load()` now, again whenever the sandbox changes (`revision`), and afresh when `deps`
+ * change. A change during a load makes one more load after it, never two at once.
+ */
+export function useLive<T>(load: (() => Promise<T>) | null, deps: unknown[]): Live<T> {
+  const { revision } = useInspector();
+  const [data, setData] = useState<T | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  const [bump, setBump] = useState(0);
+  const running = useRef<{ again: boolean } | null>(null);
+  const generation = useRef(0);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+
+  // New deps: what was shown belongs to something else, and so does a load still running.
+  useEffect(() => {
+    generation.current++;
+    setData(undefined);
+    setError(null);
+  }, deps);
+
+  useEffect(() => {
+    if (!loadRef.current) return;
+    if (running.current) {
+      running.current.again = true;
+      return;
+    }
+    const run = async () => {
+      const current = { again: false };
+      const started = generation.current;
+      running.current = current;
+      try {
+        const next = await loadRef.current?.();
+        if (started === generation.current) {
+          setData(next);
+          setError(null);
+        } else current.again = true;
+      } catch (failure) {
+        if (started === generation.current) setError((failure as Error).message);
+        else current.again = true;
+      }
+      running.current = null;
+      if (current.again) void run();
+    };
+    void run();
+  }, [revision, bump, ...deps]);
+
+  return { data, error, reload: () => setBump((n) => n + 1) };
+}

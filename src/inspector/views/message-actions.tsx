@@ -1,0 +1,69 @@
+import type { MessageResource } from "../../contract/types.js";
+import type { Api } from "../api.js";
+import { REACTION_CHOICES, reactionGlyph } from "../format.js";
+import { refresh } from "../state.js";
+
+/** Runs one action of the other side; its error is shown to the person who clicked. */
+async function act(action: () => Promise<unknown>): Promise<void> {
+  try {
+    await action();
+    refresh();
+  } catch (failure) {
+    alert((failure as Error).message);
+  }
+}
+
+/**
+ * What the contact's phone (and the network) can do to a message: react to, or move forward
+ * or fail, the business's messages; edit the contact's own.
+ */
+export function ContactMessageActions({ api, message, contact, mine }: { api: Api; message: MessageResource; contact: string; mine: boolean }) {
+  const outbound = message.direction === "outbound";
+  if (!outbound && !mine) return null;
+  const close = (e: Event) => (e.currentTarget as HTMLElement).closest("details")?.removeAttribute("open");
+  return (
+    <details class="actions" onClick={(e) => (e.target as HTMLElement).tagName === "BUTTON" && close(e)}>
+      <summary aria-label={`Actions on “${message.text ?? "attachment"}”`} title="Act as the contact">
+        ⋯
+      </summary>
+      <div class="menu" role="group" aria-label="Act as the contact">
+        {outbound ? (
+          <>
+            <div class="reaction-choices" role="group" aria-label="React as the contact">
+              {REACTION_CHOICES.map((reaction) => (
+                <button key={reaction} type="button" aria-label={`React ${reaction}`} title={reaction} onClick={() => void act(() => api.react({ message_id: message.id, from: contact, reaction }))}>
+                  {reactionGlyph(reaction)}
+                </button>
+              ))}
+            </div>
+            <button type="button" onClick={() => void act(() => api.forward(message.id, "delivered"))}>
+              Mark delivered
+            </button>
+            <button type="button" onClick={() => void act(() => api.forward(message.id, "read"))}>
+              Mark read
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                const error = prompt("Fail the message with this error:", "Simulated failure (inspector)");
+                if (error !== null) void act(() => api.fail(message.id, error || undefined));
+              }}
+            >
+              Fail…
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            onClick={() => {
+              const text = prompt("New text of the message:", message.text ?? "");
+              if (text) void act(() => api.editAsContact(message.id, text));
+            }}
+          >
+            Edit…
+          </button>
+        )}
+      </div>
+    </details>
+  );
+}

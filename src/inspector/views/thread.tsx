@@ -1,0 +1,230 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { ChatResource, MessageResource, ReactionView } from "../../contract/types.js";
+import type { Api } from "../api.js";
+import { channelName, timeOf } from "../format.js";
+import { refresh, sandboxNow, useInspector, useLive } from "../state.js";
+import { Bubble, outboundStatus } from "./bubble.js";
+import { BusinessComposer, ContactComposer } from "./composers.js";
+import { ContactMessageActions } from "./message-actions.js";
+import { ContactProfile, NumberFaultsMenu } from "./world-tools.js";
+
+const PAGE = 50;
+
+/** Who sent a message, as a handle: the account's number for outbound, else the contact (or group member). */
+export function senderOf(message: MessageResource, chat: ChatResource): string {
+  if (message.direction === "outbound") return chat.from_handle;
+  const sender = message.metadata?.sender_handle;
+  return typeof sender === "string" ? sender : (chat.remote_handle ?? "");
+}
+
+/** Whether an outbound message reached the contact's phone (delivered, read, or unsent after it had). */
+const onContactPhone = (message: MessageResource) => message.direction === "inbound" || message.delivered_at !== null;
+
+/** A thread as both phones show it: the business's app, and the contact's phone beside it (or behind a toggle when narrow). */
+export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
+  const { typing } = useInspector();
+  const now = sandboxNow(useInspector());
+  const newest = useLive(() => api.messages({ conversation_id: chat.id, limit: PAGE }), [chat.id]);
+  const reactions = useLive(() => api.reactions(chat.id), [chat.id]);
+  // What the contacts' phones show of the business: its typing bubble, when it last read the thread.
+  const remote = useLive(() => api.remote(chat.id), [chat.id]);
+  const [older, setOlder] = useState<MessageResource[]>([]);
+  const [olderDone, setOlderDone] = useState(false);
+  const [side, setSide] = useState<"business" | "contact">("business");
+  const [replyTo, setReplyTo] = useState<MessageResource | null>(null);
+  const [highlight, setHighlight] = useState<string | null>(null);
+  // Everyone in the thread but the account's number; a group's members may include its other numbers.
+  const members = chat.is_group ? chat.participants : [chat.remote_handle ?? ""];
+  const [asMember, setAsMember] = useState(members[0] ?? "");
+
+  useEffect(() => {
+    setOlder([]);
+    setOlderDone(false);
+    setReplyTo(null);
+    setAsMember(members[0] ?? "");
+  }, [chat.id]);
+
+  // Oldest first, each once: the live newest page wins over an older copy.
+  const messages = useMemo(() => {
+    const byId = new Map<string, MessageResource>();
+    for (const message of [...older, ...(newest.data?.data ?? [])]) byId.set(message.id, message);
+    return [...byId.values()].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  }, [older, newest.data]);
+  const byId = useMemo(() => new Map(messages.map((m) => [m.id, m])), [messages]);
+  const reactionsOf = useMemo(() => {
+    const map = new Map<string, ReactionView[]>();
+    for (const r of reactions.data ?? []) map.set(r.message_id, [...(map.get(r.message_id) ?? []), r]);
+    return map;
+  }, [reactions.data]);
+  const businessTyping = Boolean(remote.data?.typing && (!remote.data.typing_expires_at || Date.parse(remote.data.typing_expires_at) > now));
+  const hasOlder = !olderDone && (older.length > 0 || (newest.data?.has_more ?? false));
+  const whatsapp = messages.some((m) => m.channel === "whatsapp");
+  const typingNow = typing.get(chat.id);
+
+  const loadOlder = async () => {
+    const oldest = messages[0];
+    if (!oldest) return;
+    const page = await api.messages({ conversation_id: chat.id, limit: PAGE, before: oldest.created_at });
+    setOlder((current) => [...page.data, ...current]);
+    if (!page.has_more) setOlderDone(true);
+  };
+  const showReply = (id: string) => {
+    setHighlight(id);
+    document.getElementById(`m-${id}`)?.scrollIntoView({ block: "center" });
+  };
+
+  const bubblesFor = (phone: "business" | "contact") =>
+    messages
+      .filter((m) => phone === "business" || onContactPhone(m))
+      .map((m) => {
+        const sender = senderOf(m, chat);
+        const mine = phone === "business" ? m.direction === "outbound" : sender === asMember;
+        return (
+          <Bubble
+            key={m.id}
+            message={m}
+            mine={mine}
+            senderLabel={chat.is_group && !mine ? sender : null}
+            reactions={reactionsOf.get(m.id) ?? []}
+            repliedTo={m.reply_to ? byId.get(m.reply_to) : undefined}
+            status={phone === "business" ? (m.direction === "outbound" ? outboundStatus(m) : null) : mine ? contactSideStatus(m, remote.data?.last_read_at ?? null) : null}
+            highlighted={highlight === m.id}
+            onShowReply={showReply}
+            actions={
+              phone === "business" ? (
+                <button type="button" class="icon" aria-label="Reply to this message" title="Reply" onClick={() => setReplyTo(m)}>
+                  ↩
+                </button>
+              ) : (
+                <ContactMessageActions api={api} message={m} contact={asMember} mine={mine} />
+              )
+            }
+          />
+        );
+      });
+
+  return (
+    <div class="thread" data-side={side}>
+      <div class="side-toggle" role="group" aria-label="Which phone to show">
+        <button type="button" aria-pressed={side === "business"} onClick={() => setSide("business")}>
+          Business
+        </button>
+        <button type="button" aria-pressed={side === "contact"} onClick={() => setSide("contact")}>
+          Contact
+        </button>
+      </div>
+      <section class="phone business" aria-label={`The business's phone, ${chat.from_handle}`}>
+        <header class="phone-head">
+          <div>
+            <strong>{chat.is_group ? (chat.title ?? "Group") : chat.remote_handle}</strong>
+            <span class="sub">{chat.is_group ? members.join(", ") : `from ${chat.from_handle}${whatsapp ? " · WhatsApp" : ""}`}</span>
+          </div>
+          <NumberFaultsMenu api={api} handle={chat.from_handle} />
+        </header>
+        <MessageList label="Messages, as the business sees them" messages={messages} hasOlder={hasOlder} loadOlder={loadOlder} error={newest.error}>
+          {bubblesFor("business")}
+          {typingNow && <TypingBubble from={chat.is_group ? typingNow.from : null} />}
+        </MessageList>
+        <BusinessComposer api={api} chat={chat} whatsapp={whatsapp} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} typing={businessTyping} />
+      </section>
+      <section class="phone contact" aria-label={`The contact's phone, ${asMember}`}>
+        <header class="phone-head">
+          <div>
+            <strong>{chat.is_group ? (chat.title ?? "Group") : chat.from_handle}</strong>
+            <span class="sub">
+              {chat.is_group ? (
+                <label>
+                  as{" "}
+                  <select value={asMember} onChange={(e) => setAsMember(e.currentTarget.value)}>
+                    {members.map((handle) => (
+                      <option key={handle}>{handle}</option>
+                    ))}
+                  </select>
+                </label>
+              ) : (
+                `${asMember}'s phone · ${channelName(messages.at(-1)?.channel ?? null)}`
+              )}
+            </span>
+          </div>
+          {chat.is_group ? <RenameAsMember api={api} chat={chat} from={asMember} /> : <ContactProfile api={api} handle={asMember} />}
+        </header>
+        <MessageList label="Messages, as the contact's phone shows them" messages={messages} hasOlder={hasOlder} loadOlder={loadOlder} error={null}>
+          {bubblesFor("contact")}
+          {businessTyping && <TypingBubble from={chat.is_group ? chat.from_handle : null} />}
+        </MessageList>
+        <ContactComposer api={api} chat={chat} from={asMember} whatsapp={whatsapp} typing={typingNow?.from === asMember} />
+      </section>
+    </div>
+  );
+}
+
+/** Under the contact's own message on their phone: read once the business marked the thread read after it. */
+function contactSideStatus(message: MessageResource, lastReadAt: string | null): { text: string; failed: boolean } {
+  return lastReadAt && lastReadAt >= message.created_at ? { text: `Read ${timeOf(lastReadAt)}`, failed: false } : { text: "Delivered", failed: false };
+}
+
+/** A member renames the group from their phone (simulate rename). */
+function RenameAsMember({ api, chat, from }: { api: Api; chat: ChatResource; from: string }) {
+  return (
+    <button
+      type="button"
+      class="secondary"
+      onClick={() => {
+        const title = prompt(`New title of the group, as ${from} (empty removes it):`, chat.title ?? "");
+        if (title === null) return;
+        api.renameAsContact(chat.id, from, title.trim() || null).then(refresh, (failure: Error) => alert(failure.message));
+      }}
+    >
+      Rename…
+    </button>
+  );
+}
+
+/** A phone's scrolling list of bubbles, kept at the bottom while new ones arrive unless scrolled up. */
+function MessageList(props: { label: string; messages: MessageResource[]; hasOlder: boolean; loadOlder(): Promise<void>; error: string | null; children: preact.ComponentChildren }) {
+  const list = useRef<HTMLOListElement>(null);
+  const pinned = useRef(true);
+  useLayoutEffect(() => {
+    const element = list.current;
+    if (element && pinned.current) element.scrollTop = element.scrollHeight;
+  }, [props.messages, props.children]);
+  return (
+    <ol
+      class="messages"
+      ref={list}
+      aria-label={props.label}
+      tabIndex={0}
+      onScroll={(e) => {
+        const element = e.currentTarget;
+        pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
+      }}
+    >
+      {props.hasOlder && (
+        <li class="older">
+          <button type="button" onClick={() => void props.loadOlder()}>
+            Load earlier messages
+          </button>
+        </li>
+      )}
+      {props.error && (
+        <li class="error" role="alert">
+          {props.error}
+        </li>
+      )}
+      {props.children}
+    </ol>
+  );
+}
+
+function TypingBubble({ from }: { from: string | null }) {
+  return (
+    <li class="message theirs typing" aria-live="polite">
+      {from && <span class="sender">{from}</span>}
+      <p class="bubble typing-dots" aria-label="typing">
+        <span />
+        <span />
+        <span />
+      </p>
+    </li>
+  );
+}

@@ -1,0 +1,205 @@
+import { useState } from "preact/hooks";
+import type { Delivery, WebhookResource } from "../../contract/types.js";
+import type { Api } from "../api.js";
+import { dateTimeOf, durationOf, untilOf } from "../format.js";
+import { hrefOf } from "../route.js";
+import { refresh, sandboxNow, useInspector, useLive } from "../state.js";
+
+/** The waits before attempts 2 to 8 (spec section 6): the ladder every delivery climbs. */
+const LADDER_WAITS_MS = [5_000, 60_000, 600_000, 3_600_000, 14_400_000, 28_800_000, 43_200_000];
+const ATTEMPTS = LADDER_WAITS_MS.length + 1;
+
+/** Webhooks: the endpoints, their deliveries, and one delivery's attempts on the retry ladder. */
+export function WebhooksView({ deliveryId }: { deliveryId: string | null }) {
+  const { api } = useInspector();
+  const [webhookId, setWebhookId] = useState<string>("");
+  const webhooks = useLive(api ? () => api.webhooks() : null, [api]);
+  const deliveries = useLive(api ? () => api.deliveries({ limit: 50, webhook_id: webhookId || undefined }) : null, [api, webhookId]);
+  if (!api) return null;
+  return (
+    <div class="webhooks-view">
+      <section class="endpoints" aria-label="Webhook endpoints">
+        <h2>Endpoints</h2>
+        {webhooks.data?.data.length === 0 && <p class="empty">No endpoints: create one with POST /v1/webhooks or msgctl webhooks create.</p>}
+        <ul>
+          {(webhooks.data?.data ?? []).map((hook) => (
+            <Endpoint key={hook.id} hook={hook} selected={hook.id === webhookId} onSelect={() => setWebhookId(hook.id === webhookId ? "" : hook.id)} />
+          ))}
+        </ul>
+      </section>
+      <section class="deliveries" aria-label="Deliveries">
+        <h2>Deliveries{webhookId && " of the selected endpoint"}</h2>
+        {deliveries.data?.data.length === 0 && <p class="empty">No deliveries yet.</p>}
+        <ol>
+          {(deliveries.data?.data ?? []).map((delivery) => (
+            <li key={delivery.id}>
+              <a href={hrefOf("webhooks", delivery.id)} aria-current={delivery.id === deliveryId ? "page" : undefined} data-delivery-id={delivery.id}>
+                <span class={`badge ${delivery.status}`}>{delivery.status}</span> <span class="type">{delivery.event_type}</span>{" "}
+                <span class="attempts">
+                  {delivery.attempts.length}/{ATTEMPTS}
+                </span>
+              </a>
+            </li>
+          ))}
+        </ol>
+      </section>
+      {deliveryId && <DeliveryDetail api={api} id={deliveryId} />}
+    </div>
+  );
+}
+
+function Endpoint({ hook, selected, onSelect }: { hook: WebhookResource; selected: boolean; onSelect(): void }) {
+  return (
+    <li>
+      <button type="button" class="endpoint" aria-pressed={selected} onClick={onSelect}>
+        <span class="url">{hook.url}</span>
+        <span class="meta">
+          {hook.enabled ? "enabled" : "paused"} · {hook.events.length} events
+        </span>
+      </button>
+    </li>
+  );
+}
+
+/** One delivery: its attempts on the ladder, what was sent (headers and raw body). */
+function DeliveryDetail({ api, id }: { api: Api; id: string }) {
+  const inspector = useInspector();
+  const [picked, setPicked] = useState<number | null>(null);
+  const delivery = useLive(() => api.delivery(id), [id]);
+  const d = delivery.data;
+  const event = useLive(d ? () => api.event(d.event_id) : null, [d?.event_id]);
+  if (delivery.error) return <p class="error">{delivery.error}</p>;
+  if (!d) return null;
+  const now = sandboxNow(inspector);
+  const body = event.data ? JSON.stringify(event.data.payload) : null;
+  const shown = d.attempts.find((attempt) => attempt.n === picked) ?? d.attempts.at(-1);
+  const resends = d.attempts.filter((attempt) => attempt.resend);
+  return (
+    <section class="delivery" aria-label="Delivery">
+      <h2>
+        {d.event_type} <span class={`badge ${d.status}`}>{d.status}</span>
+      </h2>
+      <ResendButton api={api} id={d.id} onDone={delivery.reload} />
+      <Ladder delivery={d} now={now} picked={shown?.n ?? null} onPick={setPicked} />
+      {resends.length > 0 && (
+        <>
+          <h3>Resent by hand</h3>
+          <ol class="resends" aria-label="Resends">
+            {resends.map((attempt) => (
+              <li key={attempt.n} class={`rung ${attempt.status_code !== null && attempt.status_code < 300 && attempt.status_code >= 200 ? "ok" : "failed"}`}>
+                <button type="button" class="link" aria-pressed={picked === attempt.n} aria-label={`Show the headers of resend ${attempt.n}`} onClick={() => setPicked(attempt.n)}>
+                  headers
+                </button>
+                <span class="at">{dateTimeOf(attempt.at)}</span>
+                <span class="code">{attempt.status_code ?? "no answer"}</span>
+                <span class="duration">{attempt.duration_ms} ms</span>
+                {attempt.error && <span class="why">{attempt.error}</span>}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+      <h3>Request headers{shown ? ` of attempt ${shown.n}` : " (no attempt yet)"}</h3>
+      <dl class="headers">
+        <dt>content-type</dt>
+        <dd>application/json</dd>
+        <dt>user-agent</dt>
+        <dd>msgctl-webhooks/1.0</dd>
+        <dt>X-service-Signature</dt>
+        <dd>
+          <code data-testid="signature">{shown?.signature ?? "t=<unix seconds>,v1=<hex HMAC-SHA256 of “t.body” with the endpoint's secret>"}</code>
+        </dd>
+        <dt>X-Msgctl-Event-Id</dt>
+        <dd>
+          <code>{d.event_id}</code>
+        </dd>
+        <dt>X-Msgctl-Attempt</dt>
+        <dd>{shown?.n ?? 1}</dd>
+        {shown?.resend && (
+          <>
+            <dt>X-Msgctl-Resend</dt>
+            <dd>1</dd>
+          </>
+        )}
+      </dl>
+      <h3>Raw body</h3>
+      <pre class="payload" data-testid="raw-body">
+        {body ?? "…"}
+      </pre>
+    </section>
+  );
+}
+
+/** One more attempt now (POST /sandbox/v1/deliveries/:id/resend), outside the ladder. */
+function ResendButton({ api, id, onDone }: { api: Api; id: string; onDone(): void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const resend = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api.resend(id);
+      onDone();
+      refresh();
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <p class="row">
+      <button type="button" disabled={busy} onClick={() => void resend()}>
+        {busy ? "Resending…" : "Resend now"}
+      </button>
+      {error && (
+        <span class="error" role="alert">
+          {error}
+        </span>
+      )}
+    </p>
+  );
+}
+
+/** The eight rungs: made attempts with their outcome, the next one's time, the rest to come. Resends stand outside it. */
+function Ladder({ delivery, now, picked, onPick }: { delivery: Delivery; now: number; picked: number | null; onPick(n: number): void }) {
+  const rungs = Array.from({ length: ATTEMPTS }, (_, i) => i + 1);
+  const onLadder = delivery.attempts.filter((attempt) => !attempt.resend);
+  return (
+    <ol class="ladder" aria-label="Attempts on the retry ladder">
+      {rungs.map((n) => {
+        const attempt = onLadder[n - 1];
+        const wait = n === 1 ? "first" : `+${durationOf(LADDER_WAITS_MS[n - 2] ?? 0)}`;
+        if (attempt) {
+          const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
+          return (
+            <li key={n} class={`rung ${ok ? "ok" : "failed"}`} data-attempt={n}>
+              <button type="button" class="n link" aria-pressed={picked === attempt.n} aria-label={`Show the headers of attempt ${n}`} onClick={() => onPick(attempt.n)}>
+                {n}
+              </button>
+              <span class="wait">{wait}</span>
+              <span class="at">{dateTimeOf(attempt.at)}</span>
+              <span class="code">{attempt.status_code ?? "no answer"}</span>
+              <span class="duration">{attempt.duration_ms} ms</span>
+              {attempt.error && <span class="why">{attempt.error}</span>}
+            </li>
+          );
+        }
+        const next = n === onLadder.length + 1 && delivery.next_attempt_at;
+        return (
+          <li key={n} class={`rung ${next ? "next" : "later"}`} data-attempt={n}>
+            <span class="n">{n}</span>
+            <span class="wait">{wait}</span>
+            {next ? (
+              <span class="at">
+                next at {dateTimeOf(next)} ({untilOf(Date.parse(next), now)})
+              </span>
+            ) : (
+              <span class="at">{delivery.status === "pending" ? "to come if needed" : "not needed"}</span>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
