@@ -40,7 +40,7 @@ export interface Db {
    * for views that refresh when anything changed (the inspector); returns an unsubscribe function.
    */
   onCommit(listener: () => void): () => void;
-  /** Empties every table but the migration bookkeeping, in one transaction. */
+  /** Empties every table but the migration bookkeeping and the clock, in one transaction. */
   wipe(): void;
   /** The tables that have a column of this name. */
   tablesWithColumn(column: string): string[];
@@ -165,7 +165,9 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
       return () => void commitListeners.delete(listener);
     },
     wipe() {
-      const tables = userTables();
+      // The clock is not the accounts' state: a reset keeps its row, so a manual clock's time
+      // is still saved afterwards and a restart on the same file resumes it.
+      const tables = userTables().filter((table) => table !== "clock_state");
       raw.transaction(() => {
         // Foreign keys are checked at commit, when every table is empty.
         raw.pragma("defer_foreign_keys = ON");

@@ -35,6 +35,19 @@ describe("jobs survive a restart (SANDBOX.md section 4)", () => {
     await second.stop();
   });
 
+  it("a reset keeps the manual clock saved: after reset and advance, a restart resumes at that time", async () => {
+    const db = join(mkdtempSync(join(tmpdir(), "msgctl-restart-")), "sandbox.db");
+    const first = await launchSandbox({ db, clock: "manual", listen: false });
+    const start = first.ctx.clock.now();
+    await first.control.reset();
+    await first.control.advance(3_600_000);
+    await first.stop();
+
+    const second = await launchSandbox({ db, clock: "manual", listen: false });
+    expect(second.ctx.clock.now()).toBe(start + 3_600_000);
+    await second.stop();
+  });
+
   it("records a job with no handler as failed instead of losing it", async () => {
     const sandbox = await launchSandbox({ clock: "manual", listen: false });
     sandbox.ctx.db.transaction(() => void scheduleJob(sandbox.ctx, "test.unknown-kind", {}, sandbox.ctx.clock.now() + 1));
