@@ -1,13 +1,12 @@
 import { SIGNATURE_HEADER, signatureHeader } from "../../lib/webhook-signature.js";
-import { findEvent } from "../../store/events.js";
-import { findDelivery, insertAttempt, type DeliveryRow } from "../../store/webhook-deliveries.js";
-import { findWebhookById, type WebhookRow } from "../../store/webhooks.js";
-import { scheduleJob, type DomainContext, type JobRun } from "../core/index.js";
+import { findAttemptWork, findDelivery, insertAttempt, type AttemptWork } from "../../store/webhook-deliveries.js";
+import { scheduleJob, type DomainContext, type JobCompletion, type JobRun } from "../core/index.js";
+import { connectionsOf } from "./connections.js";
 import { abandonPendingDeliveries, ATTEMPT_JOB, deliveryView } from "./deliveries.js";
 import { applyDeliveryTransition, type DeliveryTrigger } from "./delivery-states.js";
-import { postWebhook } from "./http.js";
+import { postOverPool, postWebhook, type PostOptions, type PostOutcome } from "./http.js";
 import { waitAfterAttempt } from "./retry-ladder.js";
-import { checkDeliveryTarget } from "./url-policy.js";
+import { checkDeliveryTarget, deliveryTargetAtOnce, type DeliveryTarget } from "./url-policy.js";
 
 /** The User-Agent of every delivery. */
 export const USER_AGENT = "msgctl-webhooks/1.0";
@@ -19,42 +18,50 @@ interface Outcome {
   error: string | null;
 }
 
-/** The delivery and its endpoint when an attempt is still due; undefined when it is not. */
-function pendingAttempt(ctx: DomainContext, deliveryId: string): { delivery: DeliveryRow; webhook: WebhookRow } | undefined {
-  const delivery = findDelivery(ctx.db, deliveryId);
-  if (!delivery || delivery.status !== "pending") return undefined;
-  const webhook = findWebhookById(ctx.db, delivery.webhook_id);
-  if (!webhook || webhook.deleted_at !== null || webhook.enabled !== 1) {
+/** The delivery, its endpoint and event when an attempt is still due; undefined when it is not. */
+function dueWork(ctx: DomainContext, deliveryId: string): AttemptWork | undefined {
+  const work = findAttemptWork(ctx.db, deliveryId);
+  if (!work || work.status !== "pending") return undefined;
+  if (work.deleted_at !== null || work.enabled !== 1) {
     // Delete and pause abandon pending deliveries already; this covers any that slipped through.
-    ctx.db.transaction(() => abandonPendingDeliveries(ctx, delivery.webhook_id, ctx.clock.now()));
+    ctx.db.transaction(() => abandonPendingDeliveries(ctx, work.webhook_id, ctx.clock.now()));
     return undefined;
   }
-  return { delivery, webhook };
+  return work;
+}
+
+/** POSTs over the endpoint's kept-alive connections, or through an injected fetch (tests). */
+function post(ctx: DomainContext, options: PostOptions): Promise<PostOutcome> {
+  return ctx.fetch ? postWebhook(ctx.fetch, options) : postOverPool(connectionsOf(ctx), options);
 }
 
 /**
  * The job of one delivery attempt (spec section 6, SANDBOX.md section 5). It resolves the
- * endpoint's host again, reads the secret in force now, POSTs the event's payload exactly as
- * stored, then records the attempt and schedules the next rung of the retry ladder.
+ * endpoint's host again (a name only: an IP or loopback host needs no lookup), reads the secret
+ * in force now, POSTs the event's payload exactly as stored, and hands back the record of the
+ * attempt with the next rung of the retry ladder, which the scheduler writes in a batch.
  */
-export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery_id: string }, run: JobRun): Promise<void> {
+export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery_id: string }, run: JobRun): Promise<JobCompletion | void> {
   // --- Still due? (this part runs inside the scheduler's transaction) ---
-  let due = pendingAttempt(ctx, payload.delivery_id);
-  if (!due) return;
-  const n = due.delivery.attempt_count + 1;
+  let work = dueWork(ctx, payload.delivery_id);
+  if (!work) return;
+  const n = work.attempt_count + 1;
   const startedAt = ctx.clock.now();
   const wallStart = ctx.wallNow();
 
-  // --- Resolve the host again; a PATCHed URL is checked before it is used ---
-  let target = await checkDeliveryTarget(ctx, due.webhook.url);
-  for (;;) {
-    if (run.signal.aborted) return;
-    const current = pendingAttempt(ctx, payload.delivery_id);
-    if (!current) return;
-    const checkedUrl = due.webhook.url;
-    due = current;
-    if (current.webhook.url === checkedUrl) break;
-    target = await checkDeliveryTarget(ctx, current.webhook.url);
+  // --- Resolve a name again; a URL PATCHed meanwhile is checked before it is used ---
+  let target: DeliveryTarget | undefined = deliveryTargetAtOnce(ctx, work.url);
+  if (!target) {
+    target = await checkDeliveryTarget(ctx, work.url);
+    for (;;) {
+      if (run.signal.aborted) return;
+      const current = dueWork(ctx, payload.delivery_id);
+      if (!current) return;
+      const checkedUrl = work.url;
+      work = current;
+      if (current.url === checkedUrl) break;
+      target = await checkDeliveryTarget(ctx, current.url);
+    }
   }
 
   let outcome: Outcome;
@@ -62,38 +69,36 @@ export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery
     outcome = { result: "dropped", statusCode: null, error: `dropped: ${target.reason}` };
   } else if (target.kind === "unresolved") {
     outcome = { result: "retry", statusCode: null, error: target.error };
+  } else if (work.payload === null) {
+    outcome = { result: "dropped", statusCode: null, error: "dropped: the event no longer exists" };
   } else {
-    const event = findEvent(ctx.db, due.delivery.event_id);
-    if (!event) {
-      outcome = { result: "dropped", statusCode: null, error: "dropped: the event no longer exists" };
-    } else {
-      // --- Sign with the secret in force now (a rotation applies from the next attempt on) ---
-      const timestamp = Math.floor(ctx.wallNow() / 1000);
-      const posted = await postWebhook(ctx.fetch, {
-        url: due.webhook.url,
-        body: event.payload,
-        headers: {
-          "content-type": "application/json",
-          "user-agent": USER_AGENT,
-          [SIGNATURE_HEADER]: signatureHeader(due.webhook.secret, timestamp, event.payload),
-          "X-Msgctl-Event-Id": event.id,
-          "X-Msgctl-Attempt": String(n),
-        },
-        timeoutMs: ctx.settings.webhookTimeoutMs,
-        signal: run.signal,
-        pinTo: target.addresses,
-      });
-      if (posted.aborted || run.signal.aborted) return;
-      outcome = { result: posted.acknowledged ? "succeeded" : "retry", statusCode: posted.statusCode, error: posted.error };
-    }
+    // Nothing is delivered before the transaction that emitted it committed (the outbox).
+    await ctx.db.urgentCommitted();
+    if (run.signal.aborted) return;
+    // --- Sign with the secret in force now (a rotation applies from the next attempt on) ---
+    const timestamp = Math.floor(ctx.wallNow() / 1000);
+    const posted = await post(ctx, {
+      url: work.url,
+      body: work.payload,
+      headers: {
+        "content-type": "application/json",
+        "user-agent": USER_AGENT,
+        [SIGNATURE_HEADER]: signatureHeader(work.secret, timestamp, work.payload),
+        "X-Msgctl-Event-Id": work.event_id,
+        "X-Msgctl-Attempt": String(n),
+      },
+      timeoutMs: ctx.settings.webhookTimeoutMs,
+      signal: run.signal,
+      pinTo: target.addresses,
+    });
+    if (posted.aborted || run.signal.aborted) return;
+    outcome = { result: posted.acknowledged ? "succeeded" : "retry", statusCode: posted.statusCode, error: posted.error };
   }
 
-  // --- Record the attempt and what comes next, in one transaction ---
+  // --- The record of the attempt and what comes next, written with the job's removal ---
   const durationMs = Math.max(0, Math.round(ctx.wallNow() - wallStart));
-  const accountId = due.delivery.account_id;
-  ctx.db.transaction(() => recordAttempt(ctx, payload.delivery_id, { n, startedAt, durationMs, outcome }));
-  const view = deliveryView(ctx, payload.delivery_id);
-  if (view) ctx.db.afterCommit(() => ctx.bus.publish("delivery", { accountId, delivery: view }));
+  const accountId = work.account_id;
+  return () => recordAttempt(ctx, payload.delivery_id, accountId, { n, startedAt, durationMs, outcome });
 }
 
 /** The row of the delivery status table an attempt's outcome leads to (the ladder decides retries). */
@@ -106,6 +111,7 @@ function triggerAfter(outcome: Outcome, n: number): DeliveryTrigger {
 function recordAttempt(
   ctx: DomainContext,
   deliveryId: string,
+  accountId: string,
   attempt: { n: number; startedAt: number; durationMs: number; outcome: Outcome },
 ): void {
   const { n, startedAt, durationMs, outcome } = attempt;
@@ -129,4 +135,8 @@ function recordAttempt(
     next = { at, jobId: scheduleJob(ctx, ATTEMPT_JOB, { delivery_id: deliveryId }, at) };
   }
   applyDeliveryTransition(ctx, delivery, trigger, { attemptCount: n, next, at: now });
+  // Views are built only for live listeners (webhooks listen, the inspector).
+  if (!ctx.bus.has("delivery")) return;
+  const view = deliveryView(ctx, deliveryId);
+  if (view) ctx.db.afterCommit(() => ctx.bus.publish("delivery", { accountId, delivery: view }));
 }

@@ -3,6 +3,7 @@ import * as foundation from "./0001-foundation.js";
 import * as messaging from "./0002-messaging.js";
 import * as webhooks from "./0003-webhooks.js";
 import * as attachments from "./0005-attachments.js";
+import * as speed from "./0007-speed.js";
 
 /** Every migration, in order. Names are sorted by kysely, so keep the numeric prefixes. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   "0002-messaging": messaging,
   "0003-webhooks": webhooks,
   "0005-attachments": attachments,
+  "0007-speed": speed,
 };
 
 /** Brings a database up to the newest schema; throws with kysely's error when a migration fails. */
