@@ -8,7 +8,8 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 
 export const ROOT = resolve(import.meta.dirname, "..");
-export const BIN = join(ROOT, "bin/msgctl");
+/** The msgctl to run: the built bin/msgctl, or BENCH_BIN (an unminified build to profile). */
+export const BIN = process.env.BENCH_BIN ?? join(ROOT, "bin/msgctl");
 export const KEY = "sk_test_acme_0000000000000000";
 export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 
@@ -25,9 +26,13 @@ export function spawnFirstLine(args, options = {}) {
   });
 }
 
-/** Starts `msgctl serve --json --quiet` on free ports with these flags; resolves with its ready line. */
+/**
+ * Starts `msgctl serve --json --quiet` on free ports with these flags; resolves with its ready
+ * line. BENCH_SERVE_ARGS adds node flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ */
 export async function serve(flags) {
-  const { child, line } = await spawnFirstLine([BIN, "serve", "--json", "--quiet", "--port", "0", "--otp-port", "0", "--no-state-file", ...flags]);
+  const nodeArgs = process.env.BENCH_SERVE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const { child, line } = await spawnFirstLine([...nodeArgs, BIN, "serve", "--json", "--quiet", "--port", "0", "--otp-port", "0", "--no-state-file", ...flags]);
   return { child, ready: JSON.parse(line), base: JSON.parse(line).base_url };
 }
 

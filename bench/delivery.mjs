@@ -137,6 +137,7 @@ export async function realClockLatency() {
   const { child, base } = await serve(["--db", join(scratch(), "sandbox.db"), "--clock", "real"]);
   try {
     await call(`${base}/v1/webhooks`, { method: "POST", body: { url: receiver.url } });
+    const cpuBefore = cpuMs(child.pid);
     const perSecond = 1_000 / 3;
     const total = Math.round(perSecond * DURATION_S);
     const started = performance.now();
@@ -154,6 +155,7 @@ export async function realClockLatency() {
     }
     // Let the last reads (2.7 s after their sends) be emitted and delivered.
     await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const cpu = cpuMs(child.pid) - cpuBefore;
     const events = await allEvents(base);
     const arrivals = new Map((await receiver.stats()).arrivals);
     const latencies = [];
@@ -173,6 +175,8 @@ export async function realClockLatency() {
       p50_ms: round(percentile(latencies, 50), 1),
       p99_ms: round(percentile(latencies, 99), 1),
       max_ms: round(Math.max(...latencies), 1),
+      // The sandbox's CPU time per second of load: above 1000 it cannot keep up on one core.
+      msgctl_cpu_ms_per_s: round(cpu / (seconds + 4), 0),
       reference,
     };
   } finally {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { BoundJobHandler, JobCompletion, JobRun } from "../domain/core/index.js";
 import type { Db } from "../store/database.js";
 import {
@@ -28,6 +29,15 @@ export interface SchedulerOptions {
 }
 
 const MAX_SLEEP_MS = 1_000;
+/** The longest the tick loop runs jobs before it lets the event loop serve I/O (real ms). */
+const SLICE_MS = 2;
+
+/** The controller whose signal every job in flight listens to (one listener each, many at once). */
+function newAbortController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
 
 const isPromise = (value: unknown): value is Promise<unknown> =>
   typeof (value as Promise<unknown> | undefined)?.then === "function";
@@ -52,8 +62,11 @@ export class Scheduler {
   /** Lanes that may have pending jobs (told by `wake`, read back at start and after a reset). */
   readonly #lanes = new Set<string>();
   readonly #completions: CompletionBatch;
+  /** Due free jobs read ahead, in due order, started from `#freeNext` on (one read serves many starts). */
+  #freeQueue: JobRow[] = [];
+  #freeNext = 0;
   #settleWaiters: (() => void)[] = [];
-  #abort = new AbortController();
+  #abort = newAbortController();
   #running = false;
   #paused = 0;
   #loop: Promise<void> | undefined;
@@ -128,7 +141,8 @@ export class Scheduler {
         this.#completions.flush();
         return await fn();
       } finally {
-        // A reset may have emptied or refilled the lanes.
+        // A reset may have emptied or refilled the jobs.
+        this.#freeQueue = [];
         this.#readLanes();
         this.#paused--;
         this.wake();
@@ -174,7 +188,8 @@ export class Scheduler {
 
   async #run(): Promise<void> {
     while (this.#running) {
-      const started = this.#paused ? 0 : this.#startDue(this.#clock.now(), false);
+      // A slice at a time, so that the attempts in flight (and requests) are served in between.
+      const started = this.#paused ? 0 : this.#startDue(this.#clock.now(), false, performance.now() + SLICE_MS);
       if (!this.#running) break;
       if (started > 0) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -189,11 +204,19 @@ export class Scheduler {
    * here, async ones start up to maxInFlight), then the head of every idle lane, or with
    * `serialLanes` one laned job when none is running. Returns how many ran or started.
    */
-  #startDue(now: number, serialLanes: boolean): number {
+  #startDue(now: number, serialLanes: boolean, sliceEnd = Number.POSITIVE_INFINITY): number {
     let started = 0;
-    for (const job of listDueFreeJobs(this.#db, now)) {
-      if (this.#freeInFlight >= this.#maxInFlight) break;
-      this.#execute(job);
+    let read = false;
+    while (this.#freeInFlight < this.#maxInFlight && (started === 0 || performance.now() < sliceEnd)) {
+      if (this.#freeNext >= this.#freeQueue.length) {
+        // Read at most once per call; jobs scheduled meanwhile sort after the ones read.
+        if (read) break;
+        this.#freeQueue = listDueFreeJobs(this.#db, now);
+        this.#freeNext = 0;
+        read = true;
+        if (this.#freeQueue.length === 0) break;
+      }
+      this.#execute(this.#freeQueue[this.#freeNext++] as JobRow);
       started++;
     }
     if (serialLanes) {
@@ -287,9 +310,10 @@ export class Scheduler {
         const waiters = this.#settleWaiters;
         this.#settleWaiters = [];
         for (const waiter of waiters) waiter();
-        // Outside an advance the lane goes on without waiting for the loop's next turn.
+        // Outside an advance the lane goes on without waiting for the loop's next turn; a free
+        // job's end frees room for the loop to start another.
         if (lane && this.#running && !this.#paused) this.#startLane(lane, this.#clock.now());
-        this.wake();
+        if (!lane) this.wake();
       });
     this.#inFlight.set(job.id, tracked);
   }
@@ -313,7 +337,7 @@ export class Scheduler {
 
   #abortInFlight(): void {
     this.#abort.abort();
-    this.#abort = new AbortController();
+    this.#abort = newAbortController();
   }
 
   async #settleInFlight(): Promise<void> {

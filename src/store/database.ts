@@ -57,6 +57,13 @@ export interface Db {
 /** The longest a batch of writes nobody waits for stays uncommitted (real milliseconds). */
 export const LAZY_COMMIT_MS = 50;
 
+/**
+ * The least time between two commits that someone waits for (real milliseconds): under load,
+ * the writes of that time share one commit (each costs a write of every page it touched);
+ * a lone request still commits right after its turn.
+ */
+export const COMMIT_INTERVAL_MS = 2;
+
 /** How to open a database. */
 export interface OpenOptions {
   /** The SQLite addon, when better-sqlite3 cannot find its own (the single binary). */
@@ -113,16 +120,20 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
   let batchOpen = false;
   let urgent = false;
   let lazyTimer: NodeJS.Timeout | undefined;
+  let lastCommitAt = Number.NEGATIVE_INFINITY;
   const openBatch = () => {
     begin.run();
     batchOpen = true;
     lazyTimer = setTimeout(commitBatch, LAZY_COMMIT_MS).unref();
   };
-  // Someone waits for this batch: commit right after the current turn.
+  // Someone waits for this batch: commit right after the current turn, or once the interval
+  // since the last commit is over.
   const hurry = () => {
     if (urgent) return;
     urgent = true;
-    setImmediate(commitBatch);
+    const wait = lastCommitAt + COMMIT_INTERVAL_MS - performance.now();
+    if (wait <= 0) setImmediate(commitBatch);
+    else setTimeout(commitBatch, wait);
   };
   const commitBatch = () => {
     const settle = waiting;
@@ -134,7 +145,10 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
     urgent = false;
     clearTimeout(lazyTimer);
     try {
-      if (raw.open && raw.inTransaction) commit.run();
+      if (raw.open && raw.inTransaction) {
+        commit.run();
+        lastCommitAt = performance.now();
+      }
       // SQLite itself rolled the batch back (a full disk, say): nothing of it may be acknowledged.
       else if (opened) throw new Error("The transaction was rolled back by SQLite before it could commit");
     } catch (error) {

@@ -74,8 +74,12 @@ const laneHeadQuery = compileOnce<[string], JobRow>((q, arg) =>
     .limit(sql.lit(1)),
 );
 
-const nextDueQuery = compileOnce<[], Pick<JobRow, "due_at">>((q) =>
-  q.selectFrom("jobs").select("due_at").where("status", "=", "pending").orderBy("due_at").orderBy("id").limit(sql.lit(1)),
+const nextFreeDueQuery = compileOnce<[], Pick<JobRow, "due_at">>((q) =>
+  q.selectFrom("jobs").select("due_at").where("status", "=", "pending").where("lane", "is", null).orderBy("due_at").orderBy("id").limit(sql.lit(1)),
+);
+
+const nextLanedDueQuery = compileOnce<[], Pick<JobRow, "due_at">>((q) =>
+  q.selectFrom("jobs").select("due_at").where("status", "=", "pending").where("lane", "is not", null).orderBy("due_at").orderBy("id").limit(sql.lit(1)),
 );
 
 const markRunningQuery = compileOnce<[number], unknown>((q, arg) =>
@@ -108,9 +112,12 @@ export function listPendingLanes(db: Db): string[] {
   return rows.map((row) => row.lane as string);
 }
 
-/** The earliest due time among pending jobs, or undefined. */
+/** The earliest due time among pending jobs, or undefined (each half read through its own index). */
 export function nextDueAt(db: Db): number | undefined {
-  return db.first(nextDueQuery())?.due_at;
+  const free = db.first(nextFreeDueQuery())?.due_at;
+  const laned = db.first(nextLanedDueQuery())?.due_at;
+  if (free === undefined) return laned;
+  return laned === undefined ? free : Math.min(free, laned);
 }
 
 /** Marks a job as running (claimed). */

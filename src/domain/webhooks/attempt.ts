@@ -2,7 +2,7 @@ import { SIGNATURE_HEADER, signatureHeader } from "../../lib/webhook-signature.j
 import { findAttemptWork, findDelivery, insertAttempt, type AttemptWork } from "../../store/webhook-deliveries.js";
 import { scheduleJob, type DomainContext, type JobCompletion, type JobRun } from "../core/index.js";
 import { connectionsOf } from "./connections.js";
-import { abandonPendingDeliveries, ATTEMPT_JOB, deliveryView } from "./deliveries.js";
+import { abandonPendingDeliveries, ATTEMPT_JOB, deliveryView, isDeliveryCommitted } from "./deliveries.js";
 import { applyDeliveryTransition, type DeliveryTrigger } from "./delivery-states.js";
 import { postOverPool, postWebhook, type PostOptions, type PostOutcome } from "./http.js";
 import { waitAfterAttempt } from "./retry-ladder.js";
@@ -73,8 +73,10 @@ export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery
     outcome = { result: "dropped", statusCode: null, error: "dropped: the event no longer exists" };
   } else {
     // Nothing is delivered before the transaction that emitted it committed (the outbox).
-    await ctx.db.urgentCommitted();
-    if (run.signal.aborted) return;
+    if (!isDeliveryCommitted(ctx, payload.delivery_id)) {
+      await ctx.db.urgentCommitted();
+      if (run.signal.aborted) return;
+    }
     // --- Sign with the secret in force now (a rotation applies from the next attempt on) ---
     const timestamp = Math.floor(ctx.wallNow() / 1000);
     const posted = await post(ctx, {

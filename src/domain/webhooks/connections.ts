@@ -30,6 +30,19 @@ async function loadPool(): Promise<PoolClass> {
 export class DeliveryConnections {
   /** In order of last use (an entry moves to the end when used). */
   readonly #pools = new Map<string, { pool: Pool; usedAt: number }>();
+  readonly #targets = new Map<string, { origin: string; path: string }>();
+
+  /** An endpoint URL's origin and path, parsed once. */
+  target(href: string): { origin: string; path: string } {
+    let target = this.#targets.get(href);
+    if (!target) {
+      const url = new URL(href);
+      target = { origin: url.origin, path: url.pathname + url.search };
+      if (this.#targets.size >= MAX_POOLS * 4) this.#targets.clear();
+      this.#targets.set(href, target);
+    }
+    return target;
+  }
 
   /** The pool for an origin; `addresses` pins its connections (undefined for an IP literal host). */
   pool(origin: string, addresses: readonly string[] | undefined): Pool | Promise<Pool> {

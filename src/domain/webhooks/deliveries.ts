@@ -82,6 +82,13 @@ function subscribersOf(ctx: DomainContext, accountId: string): readonly Subscrib
   return found;
 }
 
+const UNCOMMITTED = "webhook-uncommitted-deliveries";
+
+/** True once the transaction that created a delivery (and emitted its event) committed. */
+export function isDeliveryCommitted(ctx: DomainContext, id: string): boolean {
+  return !cacheOf<string, true>(ctx, UNCOMMITTED).has(id);
+}
+
 /** Forgets an account's endpoints after a write to one of them (create, PATCH, delete). */
 export function forgetSubscribers(ctx: DomainContext, accountId: string): void {
   cacheOf(ctx, SUBSCRIBERS).delete(accountId);
@@ -113,6 +120,10 @@ export function fanOutToWebhooks(ctx: DomainContext, event: EmittedEvent): void 
       created_at: recordedAt,
       updated_at: recordedAt,
     });
+    // Its first attempt may be read before this batch commits: it waits for the commit then.
+    const uncommitted = cacheOf<string, true>(ctx, UNCOMMITTED);
+    uncommitted.set(id, true);
+    ctx.db.afterCommit(() => uncommitted.delete(id));
   }
 }
 

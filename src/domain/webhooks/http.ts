@@ -80,8 +80,8 @@ export async function postWebhook(fetchFn: typeof fetch, options: PostOptions): 
  */
 export async function postOverPool(connections: DeliveryConnections, options: PostOptions): Promise<PostOutcome> {
   if (options.signal.aborted) return ABORTED;
-  const url = new URL(options.url);
-  const pool = await connections.pool(url.origin, options.pinTo);
+  const { origin, path } = connections.target(options.url);
+  const pool = await connections.pool(origin, options.pinTo);
   const request = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -91,7 +91,7 @@ export async function postOverPool(connections: DeliveryConnections, options: Po
   const stop = () => request.abort();
   options.signal.addEventListener("abort", stop, { once: true });
   try {
-    const response = await pool.request({ path: url.pathname + url.search, method: "POST", headers: options.headers, body: options.body, signal: request.signal });
+    const response = await pool.request({ path, method: "POST", headers: options.headers, body: options.body, signal: request.signal });
     const location = response.headers.location;
     const outcome = answered(response.statusCode, Array.isArray(location) ? location[0] : location);
     // The body is read to its end and dropped, so that the connection serves the next attempt;
