@@ -3,6 +3,7 @@ import { CommanderError } from "commander";
 import { ApiError, ConnectionError } from "../client/http.js";
 import { isAppError } from "../lib/app-error.js";
 import { packageVersion } from "../runtime/version.js";
+import { SIGNAL_EXIT } from "./interrupt.js";
 import { wantsColor } from "./output.js";
 import { createProgram } from "./program.js";
 import { UsageError } from "./usage-error.js";
@@ -17,6 +18,8 @@ export function reportError(error: unknown, stderr: (text: string) => void = (t)
     // Commander already printed its message (or the help / version text).
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
+  // Ctrl-C in a prompt (init, otp walkthrough): @inquirer/prompts rejects; the person chose to leave.
+  if ((error as Error)?.name === "ExitPromptError") return SIGNAL_EXIT.SIGINT;
   if (error instanceof ApiError) {
     stderr(`${c.red("error")} ${c.bold(error.code)}: ${error.message}${error.requestId ? c.dim(` (request id ${error.requestId})`) : ""}\n`);
     return EXIT.apiError;

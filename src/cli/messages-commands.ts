@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
+import { addGroupSimulateCommands } from "./chats-commands.js";
 import { wholeNumber } from "./flag-parsers.js";
 import type { action as Action } from "./program.js";
-
 
 const seconds = (value: string) => {
   if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new InvalidArgumentError("must be a number of seconds above 0");
@@ -11,7 +11,7 @@ const seconds = (value: string) => {
 const STATUSES = ["queued", "sent", "delivered", "read", "failed", "unsent"];
 
 /**
- * `msgctl send`, `messages …`, `chats list|get`, `availability`, `contacts …` and `simulate …` (SANDBOX.md section 6):
+ * `msgctl send`, `messages …`, `availability`, `contacts …` and `simulate …` (SANDBOX.md section 6):
  * maps flags to options and lazily imports the command functions, like program.ts.
  */
 export function addMessageCommands(program: Command, action: typeof Action): void {
@@ -37,18 +37,6 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .addOption(new Option("--wait <status>", "block until the message is at this status or past it").choices(["sent", "delivered", "read"]))
     .option("--timeout <duration>", "real time to wait with --wait", "10s")
     .action(action(async (flags, out) => (await messages()).send(flags, out)));
-
-  const chats = program.command("chats").description("conversations: one-to-one threads (groups in a later version)");
-  chats
-    .command("list")
-    .description("threads, newest activity first (GET /v1/chats)")
-    .option("--limit <n>", "page size, 1-100", wholeNumber)
-    .option("--before <timestamp>", "cursor: the last_message_at of the oldest thread seen")
-    .action(action(async (flags, out) => (await import("./commands/chats.js")).chatsList(flags, out)));
-  chats
-    .command("get <id>")
-    .description("one thread (GET /v1/chats/:id)")
-    .action(action(async (flags, out, id: string) => (await import("./commands/chats.js")).chatsGet(id, flags, out)));
 
   const list = program.command("messages").description("list, read and act on messages");
   list
@@ -111,14 +99,16 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
   const sim = program.command("simulate").description("play the contacts' side and the network: inbound messages, receipts, faults");
   sim
     .command("inbound")
-    .description("a contact sends a one-to-one message (text and/or files); prints the inbound message")
+    .description("a contact sends a message (text and/or files), one-to-one or into a group; prints the inbound message")
     .requiredOption("--from <handle>", "the contact")
-    .requiredOption("--to <number>", "one of the account's numbers")
+    .option("--to <number>", "one of the account's numbers (optional with --group)")
     .option("--text <text>", "message text")
     .option("--attach <files...>", "files the contact sends (uploaded first; up to 10)")
     .option("--voice-memo", "the audio attachments are voice notes")
     .option("--duration <seconds>", "WhatsApp audio/video: the length to report (default: read from the file)", seconds)
     .addOption(new Option("--channel <channel>", "default: iMessage if both sides have it, else SMS (WhatsApp on WhatsApp-only numbers)").choices(["imessage", "sms", "whatsapp"]))
+    .option("--members <handles>", "a new group: every other participant, H,H… (your numbers among them get it too)")
+    .option("--group <id>", "an existing group: one of its conversations' id")
     .action(action(async (flags, out) => (await simulate()).simulateInbound(flags as never, out)));
   for (const what of ["delivered", "read"] as const) {
     sim
@@ -140,11 +130,13 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .action(action(async (flags, out, id: string) => (await simulate()).simulateReaction(id, flags as never, out)));
   sim
     .command("typing")
-    .description("a contact starts (or stops) typing in their thread with one of your numbers")
+    .description("a contact starts (or stops) typing in their thread with one of your numbers, or in a group")
     .requiredOption("--from <handle>", "the contact")
-    .requiredOption("--to <number>", "one of the account's numbers")
+    .option("--to <number>", "one of the account's numbers (their one-to-one thread)")
+    .option("--group <id>", "a group's conversation id, instead of --to")
     .option("--stop", "the contact stops typing")
     .action(action(async (flags, out) => (await simulate()).simulateTyping(flags as never, out)));
+  addGroupSimulateCommands(sim, action);
   sim
     .command("edit <id>")
     .description("a contact edits their message")

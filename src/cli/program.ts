@@ -1,8 +1,10 @@
 import { Command, Option } from "commander";
 import { addAttachmentCommands } from "./attachments-commands.js";
+import { addChatCommands } from "./chats-commands.js";
 import type { ConnectionFlags } from "./connection.js";
 import { wholeNumber } from "./flag-parsers.js";
 import { addMessageCommands, addMessageWaitCommand } from "./messages-commands.js";
+import { addOtpCommands, addOtpFaultCommand, addOtpWaitCommand } from "./otp-commands.js";
 import { processOutput, type Output } from "./output.js";
 import { addWebhookCommands } from "./webhooks-commands.js";
 
@@ -43,7 +45,7 @@ export function createProgram(version: string): Command {
     .addHelpText(
       "after",
       "\nExit status: 0 success; 1 the API refused, no sandbox was found or reached, or a wait timed out;\n" +
-        "2 a usage error; 130 / 143 a wait ended by SIGINT / SIGTERM.",
+        "2 a usage error; 130 / 143 a wait ended by SIGINT / SIGTERM; 130 Ctrl-C in a prompt.",
     );
 
   // --- Sandbox ---
@@ -186,8 +188,11 @@ export function createProgram(version: string): Command {
     );
 
   addMessageCommands(program, action);
+  addChatCommands(program, action);
   addAttachmentCommands(program, action);
   addWebhookCommands(program, action);
+  addOtpCommands(program, action);
+  addOtpFaultCommand(program.commands.find((command) => command.name() === "simulate") as Command, action);
 
   // --- Waiting ---
   const wait = program.command("wait").description("block until something is true (exit 1 at the timeout)");
@@ -204,6 +209,7 @@ export function createProgram(version: string): Command {
     );
 
   addMessageWaitCommand(wait, action);
+  addOtpWaitCommand(wait, action);
 
   return program;
 }

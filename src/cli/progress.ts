@@ -27,7 +27,10 @@ const silent: Progress = { update() {}, succeed() {}, fail() {}, stop() {} };
 export function startProgress(out: Output, text: string, stream: NodeJS.WriteStream = process.stderr): Progress {
   if (out.json || !out.interactive) return silent;
   if (canAnimate(stream)) {
-    const spinner = ora({ text, stream }).start();
+    // The terminal stays in cooked mode, so Ctrl-C is the terminal's SIGINT. ora's discardStdin
+    // puts stdin in raw mode and listens for Ctrl-C without making stdin flow (a prepended
+    // 'data' listener does not resume a stream that was never read), so the keypress was never seen.
+    const spinner = ora({ text, stream, discardStdin: false }).start();
     return {
       update: (next) => void (spinner.text = next),
       succeed: (done) => void spinner.succeed(done),

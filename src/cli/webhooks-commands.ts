@@ -60,6 +60,11 @@ export function addWebhookCommands(program: Command, action: typeof Action): voi
     .action(action(async (flags, out) => (await commands()).webhooksDeliveries(flags, out)));
 
   webhooks
+    .command("resend <delivery-id>")
+    .description("attempt a delivery's event again now, signed afresh (outside the retry ladder)")
+    .action(action(async (flags, out, id: string) => (await commands()).webhooksResend(id, flags, out)));
+
+  webhooks
     .command("tail")
     .description("stream every event as it is emitted, until interrupted")
     .option("--events <names>", "only these event names (comma-separated)")

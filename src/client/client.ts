@@ -1,7 +1,9 @@
 import { accountsClient } from "./accounts.js";
 import { attachmentsClient } from "./attachments.js";
 import { HttpClient, type ClientOptions } from "./http.js";
-import { chatsClient, messagesClient } from "./messages.js";
+import { chatsClient } from "./chats.js";
+import { messagesClient } from "./messages.js";
+import { otpClient } from "./otp.js";
 import { numbersClient, sandboxClient } from "./sandbox.js";
 import { webhooksClient } from "./webhooks.js";
 import { contactsClient, simulateClient } from "./world.js";
@@ -19,6 +21,7 @@ export function createClient(options: ClientOptions) {
     chats: chatsClient(http),
     contacts: contactsClient(http),
     simulate: simulateClient(http),
+    otp: otpClient(http),
     accounts: accountsClient(http),
   };
 }

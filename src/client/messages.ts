@@ -1,10 +1,8 @@
 import type {
-  ChatResource,
   HandleAvailability,
   ListMessagesQuery,
   MessageResource,
   Page,
-  PageQuery,
   SendMessageInput,
 } from "../contract/index.js";
 import type { HttpClient } from "./http.js";
@@ -51,18 +49,5 @@ export function messagesClient(http: HttpClient) {
     /** GET /v1/handles/availability. */
     availability: async (handle: string) =>
       (await http.request<HandleAvailability>("messaging", "GET", "/v1/handles/availability", { query: { handle } })).data,
-  };
-}
-
-/** Conversations (spec 4.5): list and get. */
-export function chatsClient(http: HttpClient) {
-  return {
-    /** One page of chats, newest activity first. */
-    async list(query: PageQuery = {}): Promise<Page<ChatResource>> {
-      const response = await http.request<ChatResource[]>("messaging", "GET", "/v1/chats", { query: { ...query } });
-      return { data: response.data, hasMore: response.hasMore ?? false };
-    },
-    /** GET /v1/chats/:id. */
-    get: async (id: string) => (await http.request<ChatResource>("messaging", "GET", `/v1/chats/${encodeURIComponent(id)}`)).data,
   };
 }

@@ -17,6 +17,8 @@ export interface TriggerResult {
 
 /** The contact triggers talk with: a fictional number with the default profile (iOS, iMessage, read receipts). */
 export const TRIGGER_CONTACT = "+14155550160";
+/** The third member of the group `trigger conversation.renamed` makes (default profile, like the contact). */
+const TRIGGER_MEMBER = "+14155550161";
 /** The magic Android number with no inbound on record: an outbound-first send to it fails. */
 const ANDROID_CONTACT = "+14155550170";
 
@@ -64,9 +66,12 @@ const RECIPES: Record<EventType, { does: string; run: (t: Trigger) => Promise<Tr
     },
   },
   "conversation.renamed": {
-    does: "a contact renames an iMessage group the account's number is in",
-    run: async () => {
-      throw new TriggerFailed("conversation.renamed needs group chats, which this sandbox does not have yet");
+    does: "a contact starts an iMessage group with the account's number, then renames it",
+    run: async (t) => {
+      const inbound = await t.client.simulate.inbound({ from: TRIGGER_CONTACT, to: t.number.handle, members: [TRIGGER_MEMBER], text: "Triggered by msgctl" });
+      await t.client.simulate.rename({ conversation_id: inbound.conversation_id, title: "Triggered by msgctl", from: TRIGGER_CONTACT });
+      const event = await t.await("conversation.renamed", undefined, inbound.conversation_id);
+      return t.result(event, { inbound, conversation_id: inbound.conversation_id });
     },
   },
 };

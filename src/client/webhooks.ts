@@ -43,6 +43,9 @@ export function webhooksClient(http: HttpClient) {
     /** GET /sandbox/v1/deliveries/:id. */
     delivery: async (id: string) =>
       (await http.request<Delivery>("messaging", "GET", `/sandbox/v1/deliveries/${encodeURIComponent(id)}`)).data,
+    /** POST /sandbox/v1/deliveries/:id/resend: one more attempt now, outside the retry ladder. */
+    resend: async (id: string) =>
+      (await http.request<Delivery>("messaging", "POST", `/sandbox/v1/deliveries/${encodeURIComponent(id)}/resend`)).data,
     /** The live stream of delivery attempts (server-sent `attempt` events); ApiError when refused. */
     attempts: async (options: { webhookId?: string; signal?: AbortSignal } = {}) =>
       http.ensureOk(

@@ -1,4 +1,5 @@
 import type {
+  ChatRemoteView,
   ChatResource,
   ContactTraits,
   ContactView,
@@ -7,7 +8,9 @@ import type {
   MessageResource,
   NumberFaults,
   SimulateEditInput,
+  SimulateParticipantsInput,
   SimulateReactionInput,
+  SimulateRenameInput,
   SimulateTypingInput,
 } from "../contract/index.js";
 import type { HttpClient } from "./http.js";
@@ -33,7 +36,7 @@ export function simulateClient(http: HttpClient) {
     post<MessageResource>(`/sandbox/v1/messages/${encodeURIComponent(id)}/${what}`, body);
   const faultsPath = (handle: string) => `/sandbox/v1/numbers/${encodeURIComponent(handle)}/faults`;
   return {
-    /** A contact sends a one-to-one message; returns the inbound Message. */
+    /** A contact sends a message (one-to-one, or into a group with `members` or `group`); returns the inbound Message. */
     inbound: (input: InboundInput) => post<MessageResource>("/sandbox/v1/simulate/inbound", input),
     /** Moves an outbound message forward to delivered. */
     delivered: (id: string) => message(id, "delivered"),
@@ -44,8 +47,14 @@ export function simulateClient(http: HttpClient) {
     /** A contact reacts to one of the account's messages. */
     reaction: (input: SimulateReactionInput) =>
       post<MessageResource>("/sandbox/v1/simulate/reaction", input),
-    /** A contact starts (or stops) typing. */
+    /** A contact starts (or stops) typing, in a one-to-one thread (`to`) or any thread (`conversation_id`). */
     typing: (input: SimulateTypingInput) => post<ChatResource>("/sandbox/v1/simulate/typing", input),
+    /** A member renames a group. */
+    rename: (input: SimulateRenameInput) => post<ChatResource>("/sandbox/v1/simulate/rename", input),
+    /** A member adds someone to a group or removes someone. */
+    participants: (input: SimulateParticipantsInput) => post<ChatResource>("/sandbox/v1/simulate/participants", input),
+    /** What the other members' phones show of the account in a thread: its typing bubble, its read mark. */
+    remoteView: async (id: string) => (await http.request<ChatRemoteView>("messaging", "GET", `/sandbox/v1/chats/${encodeURIComponent(id)}/remote`)).data,
     /** A contact edits their message. */
     edit: (input: SimulateEditInput) => post<MessageResource>("/sandbox/v1/simulate/edit", input),
     /** Switches a fault of one of the account's numbers. */

@@ -11,6 +11,7 @@ export * from "./chats.js";
 export * from "./events.js";
 export * from "./webhooks.js";
 export * from "./world.js";
+export * from "./otp.js";
 export * from "./sandbox.js";
 export * from "./fixture.js";
 export * from "./settings.js";

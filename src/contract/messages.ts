@@ -8,6 +8,15 @@ export const MESSAGE_STATUSES = ["queued", "sent", "delivered", "read", "failed"
 /** A message status (spec section 3). */
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
+/** One member's receipt of an outbound group message: delivered and read per member. */
+export const groupReceipt = z.object({
+  handle: z.string(),
+  delivered_at: timestamp.nullable().meta({ description: "null until that member's device acknowledges (never, when unreachable)" }),
+  read_at: timestamp.nullable(),
+});
+/** One member's receipt of an outbound group message. */
+export type GroupReceipt = z.output<typeof groupReceipt>;
+
 /** The Message resource (spec section 2). */
 export const messageResource = z.object({
   id: uuid,
@@ -26,6 +35,10 @@ export const messageResource = z.object({
   read_at: timestamp.nullable(),
   edited_at: timestamp.nullable(),
   created_at: timestamp,
+  recipients: z
+    .array(groupReceipt)
+    .optional()
+    .meta({ description: "outbound group messages only: each member it was sent to, with that member's receipts (empty until sent)" }),
 }).meta({ id: "Message", description: "A message (spec section 2)" });
 /** The Message resource (spec section 2). */
 export type MessageResource = z.output<typeof messageResource>;

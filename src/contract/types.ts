@@ -3,6 +3,8 @@ export type { Channel, Envelope, ErrorBody, ListEnvelope, Page, PageQuery } from
 export type { FaultName, FaultSwitch, NumberFaults, NumberResource } from "./numbers.js";
 export type { HandleAvailability, ListMessagesQuery, MessageResource, MessageStatus, SendMessageInput } from "./messages.js";
 export type { ChatResource } from "./chats.js";
+export type { ChatRemoteView, CreateChatInput, RenameChatInput } from "./chats.js";
+export type { GroupReceipt } from "./messages.js";
 export type { AttachmentDelivery, AttachmentResource, MediaDecision, PresignInput, PresignResult } from "./attachments.js";
 export type { EventPayload, EventType, EventView } from "./events.js";
 export type {
@@ -17,6 +19,20 @@ export type {
   WebhookWithSecret,
 } from "./webhooks.js";
 export type { ContactTraits, ContactView, InboundInput, SimulateEditInput, SimulateReactionInput, SimulateTypingInput } from "./world.js";
+export type { SimulateParticipantsInput, SimulateRenameInput } from "./world.js";
+export type {
+  ChallengeResource,
+  ChallengeStatus,
+  ChallengeTextInput,
+  CreateChallengeInput,
+  CreatedChallenge,
+  OtpFaults,
+  OtpText,
+  OtpTextInput,
+  OtpTextResult,
+  OtpTextsQuery,
+  TextOutcome,
+} from "./otp.js";
 export type { AccountView, ClockView } from "./sandbox.js";
 export type { Fixture, FixtureInput } from "./fixture.js";
 export type { Settings } from "./settings.js";

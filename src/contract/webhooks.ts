@@ -73,11 +73,12 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One attempt: `at` is the virtual instant it started, `duration_ms` real time. */
 export const deliveryAttempt = z.object({
-  n: z.number().int().min(1).max(8),
+  n: z.number().int().min(1).meta({ description: "The attempt's place among the delivery's attempts: 1-8 on the retry ladder, more only with resends" }),
   at: timestamp,
   status_code: z.number().int().nullable(),
   error: z.string().nullable(),
   duration_ms: z.number().int(),
+  resend: z.boolean().meta({ description: "Made by hand with POST /sandbox/v1/deliveries/{id}/resend, outside the retry ladder" }),
 }).meta({ id: "DeliveryAttempt" });
 /** One attempt of a delivery. */
 export type DeliveryAttempt = z.output<typeof deliveryAttempt>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isUuid } from "../lib/ids.js";
+import { groupTitle } from "./chats.js";
 import { channel } from "./common.js";
 
 /** The traits of a contact that decide routing (SANDBOX.md section 3). */
@@ -30,10 +31,10 @@ const handleField = z.string().max(320);
 
 const attachmentId = z.string().max(36, "must be a UUID").refine(isUuid, "must be a UUID");
 
-/** POST /sandbox/v1/simulate/inbound: a contact sends a message to one of the account's numbers. */
+/** POST /sandbox/v1/simulate/inbound: a contact sends a message to one of the account's numbers, or into a group. */
 export const inboundBody = z.strictObject({
   from: handleField,
-  to: z.string().max(40),
+  to: z.string().max(40).optional().meta({ description: "one of the account's numbers; optional with group" }),
   text: text.optional().meta({ description: "text or attachment_ids (or both) required" }),
   channel: channel.optional(),
   attachment_ids: z
@@ -49,6 +50,13 @@ export const inboundBody = z.strictObject({
     .max(86_400, "must be at most 86400")
     .optional()
     .meta({ description: "WhatsApp audio and video: the length to report instead of the one read from the file" }),
+  members: z
+    .array(handleField)
+    .min(1, "must list at least one other member")
+    .max(30, "a group has at most 32 members: from, to and 30 others")
+    .optional()
+    .meta({ description: "a new group: every participant other than from and to" }),
+  group: z.string().max(64).optional().meta({ description: "an existing group: one of its conversations' id" }),
 });
 /** A contact's message to one of the account's numbers. */
 export type InboundInput = z.input<typeof inboundBody>;
@@ -63,8 +71,13 @@ export const simulateReactionBody = z.strictObject({
 /** A contact's reaction. */
 export type SimulateReactionInput = z.input<typeof simulateReactionBody>;
 
-/** POST /sandbox/v1/simulate/typing. */
-export const simulateTypingBody = z.strictObject({ from: handleField, to: z.string().max(40), typing: z.boolean().optional() });
+/** POST /sandbox/v1/simulate/typing: in the one-to-one thread with `to`, or in the thread `conversation_id` (groups). */
+export const simulateTypingBody = z.strictObject({
+  from: handleField,
+  to: z.string().max(40).optional(),
+  conversation_id: z.string().max(64).optional(),
+  typing: z.boolean().optional(),
+});
 /** A contact starts or stops typing. */
 export type SimulateTypingInput = z.input<typeof simulateTypingBody>;
 
@@ -75,3 +88,22 @@ export type SimulateEditInput = z.input<typeof simulateEditBody>;
 
 /** POST /sandbox/v1/messages/:id/fail. */
 export const simulateFailBody = z.strictObject({ error: z.string().min(1, "must not be empty").max(1_000).optional() }).optional();
+
+/** POST /sandbox/v1/simulate/rename: a member renames a group (null removes the title). */
+export const simulateRenameBody = z.strictObject({
+  conversation_id: z.string().max(64),
+  title: groupTitle.nullable(),
+  from: handleField.optional().meta({ description: "the member who renames it; default: the first member who is a contact" }),
+});
+/** A member renames a group. */
+export type SimulateRenameInput = z.input<typeof simulateRenameBody>;
+
+/** POST /sandbox/v1/simulate/participants: a member adds or removes someone (a member may remove itself: it leaves). */
+export const simulateParticipantsBody = z.strictObject({
+  conversation_id: z.string().max(64),
+  action: z.enum(["add", "remove"]),
+  handle: handleField,
+  from: handleField,
+});
+/** A member adds or removes someone. */
+export type SimulateParticipantsInput = z.input<typeof simulateParticipantsBody>;

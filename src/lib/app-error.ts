@@ -31,7 +31,7 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     readonly status: number,
     message: string,
-    /** Headers the answer must carry besides the usual ones (416's Content-Range). */
+    /** Headers the answer must carry besides the usual ones (429's Retry-After, 416's Content-Range). */
     readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(message);

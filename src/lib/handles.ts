@@ -29,7 +29,12 @@ export function parseHandle(input: string): Handle | undefined {
   return phone ? { kind: "phone", value: phone } : undefined;
 }
 
-/** A phone number in national format for people, e.g. `(415) 555-0190`. */
+/**
+ * A phone number formatted for people: national for North American numbers (`(415) 555-0190`),
+ * international elsewhere (`+44 20 7946 0018`), since a national form hides the country.
+ */
 export function displayPhone(e164: string): string {
-  return parsePhoneNumberFromString(e164)?.formatNational() ?? e164;
+  const parsed = parsePhoneNumberFromString(e164);
+  if (!parsed) return e164;
+  return parsed.countryCallingCode === "1" ? parsed.formatNational() : parsed.formatInternational();
 }

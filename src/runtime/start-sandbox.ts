@@ -43,6 +43,11 @@ export interface StartedSandbox {
   simulate: MsgctlClient["simulate"];
   /** The simulated world's contacts (profiles that decide routing). */
   contacts: MsgctlClient["contacts"];
+  /**
+   * The OTP service with the first account's OTP key: `create`, `get`, `consume`, and the
+   * user's side, `text(id)` (the right code by default, or `{ wrong: true }`, `{ from }`, …).
+   */
+  otp: MsgctlClient["otp"];
   clock: {
     mode: "manual" | "real";
     now(): Date;
@@ -106,6 +111,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     clientFor,
     simulate: client.simulate,
     contacts: client.contacts,
+    otp: client.otp,
     clock: {
       mode: sandbox.ctx.clock.mode,
       now: () => new Date(sandbox.ctx.clock.now()),

@@ -5,10 +5,12 @@ import { createHostApp } from "./host-app.js";
 import type { Route } from "./route.js";
 import { attachmentRoutes } from "./routes/attachments.js";
 import { chatRoutes } from "./routes/chats.js";
+import { controlChatRoutes } from "./routes/control-chats.js";
 import { clockRoutes } from "./routes/control-clock.js";
 import { deliveryRoutes } from "./routes/control-deliveries.js";
 import { eventRoutes } from "./routes/control-events.js";
 import { accountRoutes } from "./routes/control-accounts.js";
+import { otpControlRoutes } from "./routes/control-otp.js";
 import { resetRoutes } from "./routes/control-reset.js";
 import { simulateRoutes } from "./routes/control-simulate.js";
 import { worldRoutes } from "./routes/control-world.js";
@@ -17,6 +19,7 @@ import { openApiRoute } from "./routes/openapi.js";
 import { inspectorRoutes } from "./routes/inspector.js";
 import { messageRoutes } from "./routes/messages.js";
 import { numberRoutes } from "./routes/numbers.js";
+import { challengeRoutes } from "./routes/otp.js";
 import { webhookRoutes } from "./routes/webhooks.js";
 
 /** The control API routes both hosts serve under /sandbox/v1. */
@@ -35,10 +38,11 @@ export const messagingRoutes: Route[] = [
   ...deliveryRoutes,
   ...worldRoutes,
   ...simulateRoutes,
+  ...controlChatRoutes,
 ];
 
 /** Every route of the OTP host: spec 4.6 under /v1, the control API, health. */
-export const otpRoutes: Route[] = [...healthRoutes, ...controlRoutes];
+export const otpRoutes: Route[] = [...healthRoutes, ...controlRoutes, ...challengeRoutes, ...otpControlRoutes];
 
 /** What both hosts are built from. */
 export interface HostsOptions {

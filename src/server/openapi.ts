@@ -102,7 +102,7 @@ function successResponse(answer: ResponseDoc, components: Record<string, JsonSch
 
 function errorStatuses(route: Route): number[] {
   const doc = route.doc;
-  const statuses = new Set<number>(doc.errors ?? []);
+  const statuses = new Set<number>([...(doc.errors ?? []), ...Object.keys(doc.errorCodes ?? {}).map(Number)]);
   if (route.auth !== false) statuses.add(401);
   if (doc.body || doc.query || doc.upload) statuses.add(400);
   if (doc.body || doc.upload) {
@@ -113,13 +113,19 @@ function errorStatuses(route: Route): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
+/** An error answer: the shared Error shape; where the route names its codes, `error` is one of them. */
+function errorResponse(status: number, codes: Record<string, string> | undefined): JsonSchema {
+  const error = { $ref: "#/components/schemas/Error" };
+  const description = codes ? Object.entries(codes).map(([code, when]) => `${code}: ${when}`).join("; ") : (ERROR_TEXT[status] ?? "an error");
+  const schema = codes ? { allOf: [error, { properties: { error: { enum: Object.keys(codes) } } }] } : error;
+  return { description, headers: { "X-Request-Id": { $ref: "#/components/headers/RequestId" } }, content: { "application/json": { schema } } };
+}
+
 function operation(route: Route, host: HostName, components: Record<string, JsonSchema>): JsonSchema {
   const { doc } = route;
   const responses: Record<string, JsonSchema> = {};
   for (const [status, answer] of Object.entries(doc.responses)) responses[status] = successResponse(answer, components);
-  for (const status of errorStatuses(route)) {
-    responses[String(status)] = { description: ERROR_TEXT[status] ?? "an error", headers: { "X-Request-Id": { $ref: "#/components/headers/RequestId" } }, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
-  }
+  for (const status of errorStatuses(route)) responses[String(status)] = errorResponse(status, doc.errorCodes?.[status]);
   const op: JsonSchema = { operationId: operationId(route), summary: doc.summary, tags: [doc.tag], responses };
   if (doc.description) op.description = doc.description;
   const params = parameters(doc, components);

@@ -62,6 +62,11 @@ export interface RouteDoc {
   responses: Record<number, ResponseDoc>;
   /** Error statuses this route answers besides those every route can (400, 401, 404, 405, 413). */
   errors?: number[];
+  /**
+   * The error codes a status answers, each with when (spec 7, SANDBOX.md section 5). Every code
+   * that status can carry on this route: the document lists them and makes `error` an enum there.
+   */
+  errorCodes?: Partial<Record<number, Record<string, string>>>;
 }
 
 /** A route of a host. `auth: false` only for /healthz, /openapi.json and the inspector. */

@@ -51,6 +51,15 @@ export function findAccountConversation(db: Db, accountId: string, id: string): 
   return db.first(byAccountAndId(id, accountId));
 }
 
+const ofNumberInGroup = compileOnce<[string, string], ConversationRow>((q, arg) =>
+  q.selectFrom("conversations").selectAll().where("group_id", "=", arg(0)).where("from_handle", "=", arg(1)),
+);
+
+/** A member number's conversation in a group, if it has one. */
+export function findConversationOfNumber(db: Db, groupId: string, fromHandle: string): ConversationRow | undefined {
+  return db.first(ofNumberInGroup(groupId, fromHandle));
+}
+
 /** Inserts a conversation with its participants. */
 export function insertConversation(db: Db, row: ConversationsTable, participants: string[]): void {
   db.run(db.q.insertInto("conversations").values(row));

@@ -34,7 +34,10 @@ export function findDelivery(db: Db, id: string): DeliveryRow | undefined {
 /** What an attempt needs: its delivery, the endpoint as it is now, and the event's payload (null once gone). */
 export interface AttemptWork {
   status: DeliveryStatus;
+  /** Ladder attempts so far (resends not counted). */
   attempt_count: number;
+  /** Attempts recorded so far, resends included. */
+  attempts_made: number;
   account_id: string;
   webhook_id: string;
   event_id: string;
@@ -51,6 +54,7 @@ const attemptWorkQuery = compileOnce<[string], AttemptWork>((q, arg) =>
     .innerJoin("webhooks as w", "w.id", "d.webhook_id")
     .leftJoin("events as e", "e.id", "d.event_id")
     .select(["d.status", "d.attempt_count", "d.account_id", "d.webhook_id", "d.event_id", "w.url", "w.secret", "w.enabled", "w.deleted_at", "e.payload"])
+    .select((eb) => eb.selectFrom("webhook_attempts as a").select(eb.fn.countAll<number>().as("n")).whereRef("a.delivery_id", "=", "d.id").as("attempts_made"))
     .where("d.id", "=", arg(0)),
 );
 
@@ -101,13 +105,24 @@ export function listPendingDeliveries(db: Db, webhookId: string): DeliveryRow[] 
   );
 }
 
-const insertAttemptQuery = compileOnce<[string, number, number, number | null, string | null, number], unknown>((q, arg) =>
-  q.insertInto("webhook_attempts").values({ delivery_id: arg(0), n: arg(1), at: arg(2), status_code: arg(3), error: arg(4), duration_ms: arg(5) }),
+const insertAttemptQuery = compileOnce<[string, number, number, number | null, string | null, number, number], unknown>((q, arg) =>
+  q
+    .insertInto("webhook_attempts")
+    .values({ delivery_id: arg(0), n: arg(1), at: arg(2), status_code: arg(3), error: arg(4), duration_ms: arg(5), resend: arg(6) }),
 );
 
 /** Records one attempt. */
 export function insertAttempt(db: Db, row: WebhookAttemptsTable): void {
-  db.run(insertAttemptQuery(row.delivery_id, row.n, row.at, row.status_code, row.error, row.duration_ms));
+  db.run(insertAttemptQuery(row.delivery_id, row.n, row.at, row.status_code, row.error, row.duration_ms, row.resend));
+}
+
+const countAttemptsQuery = compileOnce<[string], { count: number }>((q, arg) =>
+  q.selectFrom("webhook_attempts").select((eb) => eb.fn.countAll<number>().as("count")).where("delivery_id", "=", arg(0)),
+);
+
+/** How many attempts a delivery has recorded, ladder and resends together. */
+export function countAttempts(db: Db, deliveryId: string): number {
+  return Number(db.first(countAttemptsQuery(deliveryId))?.count ?? 0);
 }
 
 /** The attempts of some deliveries, in attempt order. */

@@ -80,7 +80,8 @@ describe("POST /v1/attachments/presign and the PUT (spec 4.2)", () => {
   it.each([
     ["signature", (url: string) => withParam(url, "signature", "0".repeat(64))],
     ["expires", (url: string) => withParam(url, "expires", String(Number(new URL(url).searchParams.get("expires")) + 3600))],
-    ["id", (url: string) => url.replace(/\/uploads\/[0-9a-f]/, "/uploads/0")],
+    // Another id: its first hex digit changed (to one it is not, so the URL always differs).
+    ["id", (url: string) => url.replace(/\/uploads\/([0-9a-f])/, (_, digit: string) => `/uploads/${digit === "0" ? "1" : "0"}`)],
     ["missing signature", (url: string) => url.replace(/&signature=.*/, "")],
   ])("a tampered URL (%s): 403 forbidden in the error shape", async (_, tamper) => {
     const presigned = await presign(t);

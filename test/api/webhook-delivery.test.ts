@@ -63,7 +63,7 @@ describe("webhook delivery (spec section 6) to a real receiver", () => {
 
       const [delivery] = await deliveries(t);
       expect(delivery).toMatchObject({ webhook_id: hook.id, event_id: event.id, event_type: "message.read", status: "succeeded", next_attempt_at: null });
-      expect(delivery?.attempts).toEqual([{ n: 1, at: new Date(t.sandbox.ctx.clock.now()).toISOString(), status_code: 204, error: null, duration_ms: expect.any(Number) }]);
+      expect(delivery?.attempts).toEqual([{ n: 1, at: new Date(t.sandbox.ctx.clock.now()).toISOString(), status_code: 204, error: null, duration_ms: expect.any(Number), resend: false }]);
     });
 
     it("the first attempt runs without an advance: work due now runs at once", async () => {

@@ -24,6 +24,11 @@ describe("exit statuses (SANDBOX.md section 6): 0 success, 1 API error, 2 usage 
     expect(report(new CommanderError(1, "commander.unknownCommand", "unknown command")).code).toBe(2);
   });
 
+  it("Ctrl-C in a prompt (init, otp walkthrough): 130, like any wait ended by SIGINT, with no crash report", () => {
+    const closed = Object.assign(new Error("User force closed the prompt with SIGINT"), { name: "ExitPromptError" });
+    expect(report(closed)).toEqual({ code: 130, text: "" });
+  });
+
   it("help and version: 0", () => {
     expect(report(new CommanderError(0, "commander.helpDisplayed", "(outputHelp)")).code).toBe(0);
   });

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { BIN, runCli, useServe } from "../helpers/cli.js";
 import { spawnCli } from "../helpers/cli-process.js";
+import { KEYS, spawnInPty } from "../helpers/pty.js";
 
 // util-linux `script` runs a command on a new pty; with stdin not a terminal, that pty reports a
 // size of 0 columns by 0 rows, as CI runners and some editors' terminals do.
@@ -72,6 +73,14 @@ describe.skipIf(!hasScript)("waiting commands on a terminal with zero columns (n
     const code = await within(pty.exited, 5_000);
     if (code === "hung") pty.kill();
     expect(code).toBe(status);
+  });
+
+  it("Ctrl-C typed in a terminal with a width ends `wait message` and its spinner at once with exit 130", async () => {
+    const sent = await sandbox.json("send", "--to", "+14155550191", "--from", "+14155550101", "--text", "wait for me");
+    const term = spawnInPty(["wait", "message", sent.id, "--status", "read", "--timeout", "60s", ...flags()]);
+    await term.waitFor(`Waiting for ${sent.id}`);
+    term.type(KEYS.ctrlC);
+    expect(await within(term.exited, 5_000)).toBe(130);
   });
 
   it("SIGINT ends `wait event` without a terminal too, with exit 130", async () => {

@@ -38,6 +38,7 @@ describe("msgctl trigger, end to end", () => {
     ["message.edited", 400, { text: "Triggered by msgctl (edited)" }],
     ["message.reaction", 700, { reaction: "love", removed: false, from: "+14155550160" }],
     ["conversation.typing", 0, { typing: true, from: "+14155550160" }],
+    ["conversation.renamed", 0, { title: "Triggered by msgctl", from: "+14155550160" }],
   ])("%s: the actions run and the event is emitted, the manual clock advanced just enough", async (type, needs, payload) => {
     const result = await json("trigger", type);
     expect(result.advanced_ms).toBeGreaterThanOrEqual(needs);

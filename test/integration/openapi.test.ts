@@ -2,6 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchSandbox, type Sandbox } from "../../src/runtime/sandbox.js";
 import { runCli } from "../helpers/cli.js";
+import { conformanceChecker } from "../helpers/openapi-conformance.js";
 
 /**
  * The OpenAPI documents of both hosts (SANDBOX.md section 1): valid OpenAPI 3.1 by an independent
@@ -46,6 +47,84 @@ describe("the OpenAPI documents", () => {
     expect(send.responses["401"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
     expect(document.paths["/healthz"].get.security).toEqual([]);
     expect(document.components.schemas.Error.required).toEqual(["error", "message", "request_id"]);
+  });
+
+  it("describes every conversations route (spec 4.5) with the contract's Chat and the spec's error codes", async () => {
+    const document = await documentOf(sandbox.messagingApp);
+    const chatRoutes = {
+      "/v1/chats": ["get", "post"],
+      "/v1/chats/{id}": ["get", "patch"],
+      "/v1/chats/{id}/participants": ["post"],
+      "/v1/chats/{id}/participants/{handle}": ["delete"],
+      "/v1/chats/{id}/read": ["post"],
+      "/v1/chats/{id}/typing": ["post"],
+      "/sandbox/v1/chats/{id}/remote": ["get"],
+      "/sandbox/v1/simulate/rename": ["post"],
+      "/sandbox/v1/simulate/participants": ["post"],
+    };
+    for (const [path, methods] of Object.entries(chatRoutes)) expect(Object.keys(document.paths[path] ?? {}).sort(), path).toEqual(methods.sort());
+    const codesOf = (path: string, method: string, status: number) => document.paths[path][method].responses[String(status)].content["application/json"].schema.allOf[1].properties.error.enum;
+    const chat = { $ref: "#/components/schemas/Chat" };
+
+    const list = document.paths["/v1/chats"].get;
+    expect(list.responses["200"].content["application/json"].schema.properties.data).toEqual({ type: "array", items: chat });
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(["limit", "before"]);
+
+    const create = document.paths["/v1/chats"].post;
+    expect(create.requestBody.content["application/json"].schema.properties.addresses).toMatchObject({ minItems: 2, maxItems: 31 });
+    expect(create.responses["201"].content["application/json"].schema.properties.data).toEqual(chat);
+    expect(create.responses["200"].content["application/json"].schema.properties.data).toEqual(chat);
+    expect(create.parameters).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header" }));
+    expect(codesOf("/v1/chats", "post", 400)).toEqual(["invalid_request", "invalid_from_handle"]);
+    expect(codesOf("/v1/chats", "post", 409)).toEqual(["invalid_state"]);
+
+    for (const [path, method] of [["/v1/chats/{id}", "patch"], ["/v1/chats/{id}/participants", "post"], ["/v1/chats/{id}/participants/{handle}", "delete"]] as const) {
+      expect(codesOf(path, method, 409), `${method} ${path}`).toEqual(["not_a_group", "invalid_state"]);
+      expect(codesOf(path, method, 404)).toEqual(["not_found"]);
+      expect(document.paths[path][method].responses["200"].content["application/json"].schema.properties.data).toEqual(chat);
+    }
+    expect(codesOf("/v1/chats/{id}/read", "post", 409)).toEqual(["invalid_state"]);
+    expect(codesOf("/v1/chats/{id}/typing", "post", 409)).toEqual(["invalid_state"]);
+    expect(document.paths["/v1/chats/{id}/typing"].post.requestBody.content["application/json"].schema.required).toEqual(["typing"]);
+    expect(codesOf("/sandbox/v1/simulate/rename", "post", 409)).toEqual(["not_a_group", "invalid_state"]);
+    expect(document.paths["/sandbox/v1/simulate/inbound"].post.requestBody.content["application/json"].schema.properties).toHaveProperty("members");
+    expect(create.responses["409"].description).toMatch(/^invalid_state: /);
+
+    // The API suites' conformance check holds each answer to these codes.
+    const check = conformanceChecker(document);
+    const answer = (error: string) => ({ method: "POST", path: "/v1/chats", status: 409, contentType: "application/json", body: { error, message: "m", request_id: "r" } });
+    expect(check(answer("invalid_state"))).toBeUndefined();
+    expect(check(answer("not_a_group"))).toMatch(/POST \/v1\/chats → 409: .*allowed values/);
+  });
+
+  it("describes every route of the OTP host: the challenges with the spec's OTP errors, and the OTP control API", async () => {
+    const document = await documentOf(sandbox.otpApp);
+    for (const path of ["/v1/challenges", "/v1/challenges/{id}", "/v1/challenges/{id}/consume", "/sandbox/v1/otp/texts", "/sandbox/v1/otp/challenges/{id}/texts", "/sandbox/v1/otp/fault", "/sandbox/v1/clock/advance", "/healthz", "/openapi.json"]) {
+      expect(document.paths[path], path).toBeDefined();
+    }
+    // The messaging API is not the OTP host's.
+    expect(document.paths["/v1/messages"]).toBeUndefined();
+    expect(document.components.securitySchemes.otpKey).toMatchObject({ type: "http", scheme: "bearer" });
+
+    const create = document.paths["/v1/challenges"].post;
+    expect(create.security).toEqual([{ otpKey: [] }]);
+    expect(create.requestBody.content["application/json"].schema).toMatchObject({ required: ["phone"], additionalProperties: false });
+    expect(create.responses["201"].content["application/json"].schema.properties.data).toEqual({ $ref: "#/components/schemas/CreatedChallenge" });
+    // Spec section 7's OTP statuses: 400 invalid_request/invalid_phone, 401, 403 forbidden, 429 rate_limited, 503 unavailable.
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "429", "503"]));
+    expect(Object.keys(document.paths["/v1/challenges/{id}"].get.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "404", "503"]));
+    const consume = document.paths["/v1/challenges/{id}/consume"].post;
+    expect(Object.keys(consume.responses)).toEqual(expect.arrayContaining(["200", "401", "403", "404", "409", "410", "503"]));
+    expect(consume.responses["200"].content["application/json"].schema.properties.data).toEqual({ $ref: "#/components/schemas/Challenge" });
+    expect(document.components.schemas.CreatedChallenge.required).toEqual(["id", "code", "phone", "expires_at", "send_to", "whatsapp"]);
+    expect(document.components.schemas.Challenge.properties.status.enum).toEqual(["pending", "verified", "consumed", "expired"]);
+
+    expect(document.paths["/sandbox/v1/otp/texts"].post.responses["201"].content["application/json"].schema.properties.data).toEqual({ $ref: "#/components/schemas/OtpTextResult" });
+    expect(document.paths["/sandbox/v1/otp/texts"].get.parameters.map((p: { name: string }) => p.name)).toEqual(["limit", "before", "phone"]);
+    expect(document.paths["/sandbox/v1/otp/fault"].post.responses["200"].content["application/json"].schema.properties.data).toEqual({ $ref: "#/components/schemas/OtpFaults" });
+    for (const methods of Object.values(document.paths as Record<string, Record<string, any>>)) {
+      for (const op of Object.values(methods)) expect(op.tags.length, op.operationId).toBe(1);
+    }
   });
 
   it("msgctl openapi --host otp prints the document the OTP host serves", async () => {

@@ -14,7 +14,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
 
 const CONSUMER = `
-import { createClient, EVENT_TYPES, startSandbox, verifyWebhook, type EventType, type EventView, type MessageResource } from "msgctl";
+import { createClient, EVENT_TYPES, startSandbox, verifyWebhook, type ChallengeResource, type EventType, type EventView, type MessageResource, type TextOutcome } from "msgctl";
 
 const sandbox = await startSandbox({ clock: "manual" });
 const { message } = await sandbox.client.messages.send({ to: "+14155550191", from_handle: "+14155550101", text: "hi" });
@@ -38,9 +38,18 @@ const views: EventView[] = sandbox.events();
 const client = createClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey });
 const page = await client.messages.list({ limit: 10 });
 const verified = verifyWebhook("{}", "t=1,v1=00", "whsec_x");
+// The OTP service and the user's side of it.
+const challenge = await sandbox.otp.create("+14155550123");
+const texted = await sandbox.otp.text(challenge.id, { wrong: true, channel: "whatsapp" });
+const outcome: TextOutcome = texted.outcome;
+const replyText: string | undefined = texted.reply?.text;
+const consumed: ChallengeResource = await sandbox.otp.consume(challenge.id);
+// @ts-expect-error a channel the service does not have
+await sandbox.otp.text(challenge.id, { channel: "fax" });
+
 await sandbox.clock.advance("1h");
 await sandbox.stop();
-export { status, readAt, hasMedia, isTyping, names, views, page, verified };
+export { status, readAt, hasMedia, isTyping, names, views, page, verified, outcome, replyText, consumed };
 `;
 
 describe("the package's public types (a consumer with skipLibCheck: false)", () => {

@@ -29,6 +29,8 @@ export function messageDetails(color: ChalkInstance, m: MessageResource): string
     const duration = a.duration_seconds === null ? "" : `, ${a.duration_seconds} s`;
     entries.push(["attachment", `${a.id} ${a.filename} (${a.mime_type}, ${a.size_bytes} bytes${duration}${a.is_voice_memo ? ", voice memo" : ""}${note})`]);
   }
+  // A group message: how far it got with each member.
+  if (m.recipients?.length) entries.push(["recipients", m.recipients.map((r) => `${r.handle} ${r.read_at ? "read" : r.delivered_at ? "delivered" : "sent"}`).join(", ")]);
   entries.push(["created", m.created_at]);
   for (const [label, value] of [["sent", m.sent_at], ["delivered", m.delivered_at], ["read", m.read_at], ["edited", m.edited_at]] as const) {
     if (value) entries.push([label, value]);

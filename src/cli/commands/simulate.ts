@@ -2,19 +2,25 @@ import type { ChatResource, FaultName, MessageResource, NumberFaults } from "../
 import { connect, type ConnectionFlags } from "../connection.js";
 import type { Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
+import { handleList } from "./chats.js";
 import { faultDetails, messageDetails } from "./message-format.js";
 import { uploadFiles } from "./upload-files.js";
 
-/** `msgctl simulate inbound --from H --to N [--text T] [--attach FILE…] [--voice-memo] [--duration S] [--channel C]`: prints the inbound Message. */
+/**
+ * `msgctl simulate inbound --from H --to N [--text T] [--attach FILE…] [--voice-memo] [--duration S] [--channel C]
+ * [--members H,H… | --group ID]`: prints the inbound Message.
+ */
 export async function simulateInbound(
   options: ConnectionFlags & {
     from: string;
-    to: string;
+    to?: string;
     text?: string;
     attach?: string[];
     voiceMemo?: boolean;
     duration?: number;
     channel?: "imessage" | "sms" | "whatsapp";
+    members?: string;
+    group?: string;
   },
   out: Output,
 ): Promise<MessageResource> {
@@ -22,6 +28,9 @@ export async function simulateInbound(
   if ((options.voiceMemo || options.duration !== undefined) && !options.attach?.length) {
     throw new UsageError(`${options.voiceMemo ? "--voice-memo" : "--duration"} goes with --attach FILE`);
   }
+  if (options.members !== undefined && options.group !== undefined) throw new UsageError("Use --members H,H… (a new group) or --group ID (an existing one), not both");
+  if (options.to === undefined && options.group === undefined) throw new UsageError("--to N (one of your numbers) is required, unless --group ID");
+  const members = options.members === undefined ? undefined : handleList(options.members, "--members");
   const client = connect(options);
   // The contact's files are uploaded first; the inbound message then claims them.
   const attachments = options.attach?.length ? await uploadFiles(client, options.attach, out) : [];
@@ -30,6 +39,8 @@ export async function simulateInbound(
     to: options.to,
     text: options.text,
     channel: options.channel,
+    members,
+    group: options.group,
     ...(attachments.length > 0 ? { attachment_ids: attachments.map((a) => a.id) } : {}),
     ...(options.voiceMemo ? { voice_memo: true } : {}),
     ...(options.duration !== undefined ? { duration_seconds: options.duration } : {}),
@@ -58,9 +69,10 @@ export async function simulateReaction(id: string, options: ConnectionFlags & { 
   return message;
 }
 
-/** `msgctl simulate typing --from H --to N [--stop]`. */
-export async function simulateTyping(options: ConnectionFlags & { from: string; to: string; stop?: boolean }, out: Output): Promise<ChatResource> {
-  const chat = await connect(options).simulate.typing({ from: options.from, to: options.to, typing: !options.stop });
+/** `msgctl simulate typing --from H --to N | --group ID [--stop]`. */
+export async function simulateTyping(options: ConnectionFlags & { from: string; to?: string; group?: string; stop?: boolean }, out: Output): Promise<ChatResource> {
+  if ((options.to === undefined) === (options.group === undefined)) throw new UsageError("Name the thread: --to N (one-to-one) or --group ID, one of them");
+  const chat = await connect(options).simulate.typing({ from: options.from, to: options.to, conversation_id: options.group, typing: !options.stop });
   out.result(chat, (c) => [`${options.from} ${options.stop ? "stopped typing" : "is typing"} in ${c.id}`]);
   return chat;
 }

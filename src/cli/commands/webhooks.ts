@@ -167,3 +167,15 @@ export async function webhooksDeliveries(
   );
   return data;
 }
+
+/** `msgctl webhooks resend ID`: one more attempt of that delivery's event now, signed afresh. */
+export async function webhooksResend(id: string, options: ConnectionFlags, out: Output): Promise<Delivery> {
+  const delivery = await connect(options).webhooks.resend(id);
+  const attempt = delivery.attempts.at(-1);
+  out.result(delivery, (d) => [
+    `${attempt?.status_code !== null && attempt?.status_code !== undefined && attempt.status_code < 300 ? out.color.green("Resent") : out.color.yellow("Resent, not acknowledged")}: ${d.event_type} (event ${d.event_id}) to webhook ${d.webhook_id}`,
+    `  attempt ${attempt?.n ?? "?"}: ${attemptOutcome(attempt)} in ${attempt?.duration_ms ?? 0} ms`,
+    `  delivery ${d.id} is ${colorStatus(out.color, d.status)}`,
+  ]);
+  return delivery;
+}

@@ -8,6 +8,7 @@ import { TRANSCODE_JOB } from "./media-caps.js";
 import { runTranscode } from "./transcode-job.js";
 
 export { attachInbound, claimAttachments, listMessageAttachments, type InboundMedia } from "./claims.js";
+export { copyAttachments } from "./copies.js";
 export { getAttachment, openDownload, type AttachmentDownload } from "./downloads.js";
 export { capVerdict, prepareMessageMedia, type AttachmentHolder, type CapVerdict, type FollowUp, type MediaPlan, type MediaTerms } from "./media-caps.js";
 export { DOWNLOAD_URL_LIFETIME_MS, UPLOAD_URL_LIFETIME_MS, type SignedQuery } from "./signing.js";

@@ -1,3 +1,24 @@
-/** Conversations (spec 4.5): threads made on the first message either way, listed as Chats. */
-export { getChat, listChats, toChat, type ChatResource } from "./chats.js";
-export { conversationForField, serviceOf, threadForMessage, type Service } from "./threads.js";
+/**
+ * Conversations (spec 4.5): threads made on the first message either way, iMessage groups created
+ * through the API and groups that arrive from contacts, their members and titles, one
+ * conversation per member number, read and typing, listed as Chats.
+ */
+export { chatRemoteView, markChatRead, setChatTyping } from "./read-and-typing.js";
+export { conversationForPath, getChat, listChats, threadChannel, toChat, type ChatResource } from "./chats.js";
+export { createGroupChat, type CreateGroupResult } from "./create-group.js";
+export { addChatParticipant, addGroupMember, chatNow, joinRefusal, removeChatParticipant, removeGroupMember, renameChat, renameGroup } from "./group-changes.js";
+export { GROUP_KINDS, TYPING_BUBBLE_MS, type GroupKind, type GroupKindRules } from "./group-rules.js";
+export {
+  accountNumbersAmong,
+  assertMember,
+  assertStillMember,
+  conversationOfNumber,
+  createGroup,
+  groupById,
+  groupOf,
+  memberConversations,
+  numberServesGroup,
+  requireGroup,
+  type Group,
+} from "./groups.js";
+export { conversationForField, serviceOf, threadForMessage, touchThread, type Service } from "./threads.js";

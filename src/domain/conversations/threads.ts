@@ -29,10 +29,7 @@ export function threadForMessage(
   at: number,
 ): ConversationRow {
   const existing = findOneToOne(ctx.db, accountId, numberHandle, remoteHandle, service);
-  if (existing) {
-    touchConversation(ctx.db, existing.id, at);
-    return { ...existing, last_message_at: at, updated_at: at };
-  }
+  if (existing) return touchThread(ctx, existing, at);
   const row: ConversationRow = {
     id: ctx.ids.uuid(),
     account_id: accountId,
@@ -46,9 +43,18 @@ export function threadForMessage(
     last_message_at: at,
     created_at: at,
     updated_at: at,
+    group_id: null,
+    typing_until: null,
+    last_read_at: null,
   };
   insertConversation(ctx.db, row, [remoteHandle]);
   return row;
+}
+
+/** Moves a thread to the top for its new message at `at` (that message's created_at); returns it as it now is. */
+export function touchThread(ctx: DomainContext, row: ConversationRow, at: number): ConversationRow {
+  touchConversation(ctx.db, row.id, at);
+  return { ...row, last_message_at: at, updated_at: at };
 }
 
 /** The account's conversation for an id in a body or query: 400 invalid_request naming `field`. */

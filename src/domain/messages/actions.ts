@@ -5,6 +5,7 @@ import { findMessageAction, insertMessageAction, updateMessageAction, type Messa
 import { findMessageById, updateMessage, type MessageRow } from "../../store/messages.js";
 import { emitEvent, scheduleJob, type DomainContext, type JobHandler } from "../core/index.js";
 import { meetFaults, type Channel } from "../world/index.js";
+import { otherCopies } from "./group-delivery.js";
 import { messageForPath } from "./queries.js";
 import { requireReaction } from "./reactions.js";
 import { decideRetry, freshRetryColumns, retryColumnsOf, retryStateOf } from "./retry-policy.js";
@@ -91,14 +92,20 @@ export function retryMessage(ctx: DomainContext, accountId: string, id: string):
   return toMessage(ctx, next);
 }
 
-/** Makes an action take effect on its message. */
+/**
+ * Makes an action take effect on its message, and on every other copy of a group message (each
+ * member number's conversation sees the edit, with its own message.edited; spec 4.5).
+ */
 function land(ctx: DomainContext, action: MessageActionRow, message: MessageRow): void {
   if (action.kind === "edit") {
-    const editedAt = ctx.clock.now();
-    updateMessage(ctx.db, message.id, { text: action.text, edited_at: editedAt, updated_at: ctx.clock.now() });
-    emitEvent(ctx, message.account_id, "message.edited", editedFields({ ...message, text: action.text, edited_at: editedAt }));
+    for (const copy of [message, ...otherCopies(ctx, message)]) {
+      const editedAt = ctx.clock.now();
+      updateMessage(ctx.db, copy.id, { text: action.text, edited_at: editedAt, updated_at: ctx.clock.now() });
+      emitEvent(ctx, copy.account_id, "message.edited", editedFields({ ...copy, text: action.text, edited_at: editedAt }));
+    }
   } else if (action.kind === "unsend") {
     applyTransition(ctx, message, "unsent");
+    for (const copy of otherCopies(ctx, message)) if (canTransition(copy, "unsent")) applyTransition(ctx, copy, "unsent");
   }
   // A reaction sent through the API changes nothing visible: message.reaction is for contacts' reactions.
 }

@@ -8,12 +8,15 @@ import { runAcknowledge, runRead, runSendAttempt } from "./lifecycle-jobs.js";
 import { MESSAGE_JOBS } from "./status-table.js";
 
 export { editMessage, reactToMessage, retryMessage, unsendMessage } from "./actions.js";
+export { acknowledgeByMember, groupOfMessage, openReceipts, otherCopies, readByMember } from "./group-delivery.js";
 export { getMessage, listMessages, messageForField, messageForPath } from "./queries.js";
+export { recordInbound, type Arrival, type ArrivalMedia } from "./receive.js";
+export { memberTraits, type RecipientTraits } from "./recipients.js";
 export { isValidReaction, NAMED_REACTIONS, requireReaction } from "./reactions.js";
 export { decideRetry, freshRetryColumns, RETRY_POLICY, retryStateOf, type RetryDecision, type RetryState } from "./retry-policy.js";
 export { handleAvailability, inboundChannel, whatsappJid, type HandleAvailability } from "./routing.js";
 export { sendMessage, type SendResult } from "./send-message.js";
-export { applyTransition, canTransition, MESSAGE_TRANSITIONS, type TransitionOptions, type Trigger } from "./status-table.js";
+export { applyTransition, canTransition, MESSAGE_TRANSITIONS, scheduleFollowUps, type TransitionOptions, type Trigger } from "./status-table.js";
 export { editedFields, lifecycleFields, receivedFields, toMessage, type MessageResource, type MessageStatus } from "./views.js";
 
 /** What messages plug in: the outbound lifecycle's jobs and the pending actions' attempts. */

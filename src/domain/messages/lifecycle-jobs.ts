@@ -2,9 +2,10 @@ import { setConversationChannel } from "../../store/conversations.js";
 import { findMessageById, type MessageRow } from "../../store/messages.js";
 import { prepareMessageMedia } from "../attachments/index.js";
 import type { DomainContext, JobHandler } from "../core/index.js";
-import { contactProfile, meetFaults, numberByHandle } from "../world/index.js";
+import { contactProfile, meetFaults, numberByHandle, type ContactProfile } from "../world/index.js";
+import { groupOfMessage, openReceipts, routeGroup, runMemberAcknowledge, runMemberRead } from "./group-delivery.js";
 import { decideRetry, retryColumnsOf, retryStateOf } from "./retry-policy.js";
-import { routeOutbound } from "./routing.js";
+import { routeOutbound, type Route } from "./routing.js";
 import { applyTransition, MESSAGE_JOBS, type LifecycleJob, type Trigger } from "./status-table.js";
 
 /** The message a lifecycle job is about, unless it has moved on since the job was scheduled. */
@@ -32,8 +33,15 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
     applyTransition(ctx, row, trigger, { changes: { ...changes, error, first_attempt_at: row.first_attempt_at ?? now } });
   if (!number) return void fail("permanent_error", `${row.number_handle} is no longer one of the account's numbers`);
 
-  const profile = contactProfile(ctx, row.remote_handle);
-  const route = routeOutbound(ctx, number, profile, row.requested_channel);
+  // A group message goes over its group's channel (no Android rule: the group exists on the network).
+  const group = groupOfMessage(ctx, row);
+  let profile: ContactProfile | undefined;
+  let route: Route;
+  if (group) route = routeGroup(number, group);
+  else {
+    profile = contactProfile(ctx, row.remote_handle);
+    route = routeOutbound(ctx, number, profile, row.requested_channel);
+  }
   if ("error" in route) return void fail("permanent_error", route.error);
   if (row.has_attachments) {
     // Media caps are decided here, on the resolved channel (SANDBOX.md section 5).
@@ -48,6 +56,7 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
     applyTransition(ctx, row, "send_succeeded", {
       changes: { channel: route.channel, error: null, first_attempt_at: row.first_attempt_at ?? now },
       profile,
+      members: group ? openReceipts(ctx, row, group) : undefined,
     });
     setConversationChannel(ctx.db, row.conversation_id, route.channel);
     return;
@@ -62,6 +71,7 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
 
 /** The recipient's device acknowledges (job `message.acknowledge`); an unreachable one never does. */
 export const runAcknowledge: JobHandler = (ctx, job: LifecycleJob) => {
+  if (job.member !== undefined) return runMemberAcknowledge(ctx, { ...job, member: job.member });
   const row = current(ctx, job, "sent");
   if (!row) return;
   const profile = contactProfile(ctx, row.remote_handle);
@@ -70,6 +80,7 @@ export const runAcknowledge: JobHandler = (ctx, job: LifecycleJob) => {
 
 /** The recipient reads the message (job `message.read`), where read receipts are on. */
 export const runRead: JobHandler = (ctx, job: LifecycleJob) => {
+  if (job.member !== undefined) return runMemberRead(ctx, { ...job, member: job.member });
   const row = current(ctx, job, "delivered");
   if (row && contactProfile(ctx, row.remote_handle).read_receipts) applyTransition(ctx, row, "read");
 };

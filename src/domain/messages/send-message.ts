@@ -5,15 +5,27 @@ import { requireHandle } from "../../lib/handle-input.js";
 import { parseHandleMemo } from "../../lib/handle-memo.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
+import type { ConversationRow } from "../../store/conversations.js";
+import { insertGroupMessage } from "../../store/group-messages.js";
 import { findIdempotentResource, saveIdempotencyKey } from "../../store/idempotency.js";
 import { findAccountMessage, insertMessage } from "../../store/messages.js";
 import type { MessagesTable } from "../../store/schema.js";
 import { claimAttachments } from "../attachments/index.js";
-import { conversationForField, serviceOf, threadForMessage, type Service } from "../conversations/index.js";
+import {
+  assertStillMember,
+  conversationForField,
+  GROUP_KINDS,
+  requireGroup,
+  serviceOf,
+  threadForMessage,
+  touchThread,
+  type Group,
+  type Service,
+} from "../conversations/index.js";
 import { nextListTime, scheduleJob, type DomainContext } from "../core/index.js";
 import { numberByHandle, type AccountNumber } from "../world/index.js";
 import { freshRetryColumns } from "./retry-policy.js";
-import { assertSendable } from "./routing.js";
+import { assertSendable, whatsappJid } from "./routing.js";
 import { MESSAGE_JOBS, type LifecycleJob } from "./status-table.js";
 import { toMessage, type MessageResource } from "./views.js";
 
@@ -32,6 +44,25 @@ interface Destination {
   service: Service;
   /** `whatsapp` for WhatsApp threads and sends; null lets routing choose iMessage or SMS. */
   requested: "whatsapp" | null;
+  /** A group send: the group and the number's conversation of it (`to` is then the group's id). */
+  group?: { group: Group; conversation: ConversationRow };
+}
+
+/**
+ * A send into a group (spec 4.5): over the group's channel, from the conversation's number while it
+ * is a member (409 otherwise). WhatsApp Cloud API numbers do not support groups: 400 unsupported.
+ */
+function groupDestination(ctx: DomainContext, conversation: ConversationRow, requested: "whatsapp" | null): Destination {
+  const group = requireGroup(ctx, conversation);
+  const number = numberByHandle(ctx, conversation.from_handle);
+  if (!number) throw invalidRequest("conversation_id: its number is no longer one of the account's numbers");
+  const whatsapp = group.kind === "whatsapp";
+  if (whatsapp && number.whatsappApi === "cloud") {
+    throw new AppError("unsupported", 400, `conversation_id: ${number.handle} is on the WhatsApp Cloud API, which does not support groups`);
+  }
+  if (requested === "whatsapp" && !whatsapp) throw invalidRequest("channel: this group is an iMessage/SMS group, not a WhatsApp one");
+  assertStillMember(group, conversation);
+  return { number, to: group.id, service: GROUP_KINDS[group.kind].service, requested: whatsapp ? "whatsapp" : null, group: { group, conversation } };
 }
 
 function destinationOf(ctx: DomainContext, accountId: string, body: SendMessageBody): Destination {
@@ -41,9 +72,7 @@ function destinationOf(ctx: DomainContext, accountId: string, body: SendMessageB
       throw invalidRequest("conversation_id: send either conversation_id, or to with from_handle, not both");
     }
     const thread = conversationForField(ctx, accountId, body.conversation_id, "conversation_id");
-    if (thread.is_group || thread.remote_handle === null) {
-      throw new AppError("unsupported", 400, "conversation_id: sending into group chats is not available in this sandbox yet");
-    }
+    if (thread.is_group || thread.remote_handle === null) return groupDestination(ctx, thread, requested);
     if (requested === "whatsapp" && thread.service !== "whatsapp") {
       throw invalidRequest("channel: this conversation is an iMessage/SMS thread; WhatsApp has its own thread");
     }
@@ -95,7 +124,9 @@ export function sendMessage(ctx: DomainContext, accountId: string, input: unknow
     const now = ctx.clock.now();
     const createdAt = nextListTime(ctx, "messages", accountId);
     const { number, to } = destination;
-    const thread = threadForMessage(ctx, accountId, number.handle, to, destination.service, createdAt);
+    const thread = destination.group
+      ? touchThread(ctx, destination.group.conversation, createdAt)
+      : threadForMessage(ctx, accountId, number.handle, to, destination.service, createdAt);
     if (body.reply_to != null) {
       const target = findAccountMessage(ctx.db, accountId, body.reply_to.toLowerCase());
       if (!target) throw invalidRequest(`reply_to: no message ${body.reply_to} in this account`);
@@ -119,7 +150,8 @@ export function sendMessage(ctx: DomainContext, accountId: string, input: unknow
       effect: body.effect ?? null,
       reply_to: body.reply_to?.toLowerCase() ?? null,
       error: null,
-      metadata: null,
+      // Group messages name their sender, as received ones do (spec section 2).
+      metadata: destination.group ? JSON.stringify(destination.requested === "whatsapp" ? { sender_jid: whatsappJid(number.handle) } : { sender_handle: number.handle }) : null,
       has_attachments: attachmentIds.length > 0 ? 1 : 0,
       voice_memo: body.voice_memo ? 1 : 0,
       media_quality: body.media_quality ?? "fit",
@@ -134,6 +166,7 @@ export function sendMessage(ctx: DomainContext, accountId: string, input: unknow
       updated_at: createdAt,
     };
     insertMessage(ctx.db, row);
+    if (destination.group) insertGroupMessage(ctx.db, { message_id: id, group_id: destination.group.group.id, origin_id: id, created_at: createdAt });
     const job: LifecycleJob = { message_id: id, generation: 0 };
     scheduleJob(ctx, MESSAGE_JOBS.send, job, dueAt);
     if (key !== undefined) saveIdempotencyKey(ctx.db, { account_id: accountId, endpoint: ENDPOINT, key, created_at: createdAt, resource_id: id });

@@ -1,7 +1,9 @@
 import { invalidState } from "../../lib/app-error.js";
+import { findGroupMessage } from "../../store/group-messages.js";
 import { saveLifecycle, type LifecycleColumn, type MessageRow } from "../../store/messages.js";
 import { emitEvent, scheduleJob, type DomainContext } from "../core/index.js";
 import { contactProfile, type ContactProfile } from "../world/index.js";
+import { memberTraits } from "./recipients.js";
 import { lifecycleFields, type LifecycleEvent, type MessageStatus } from "./views.js";
 
 /** The scheduler job kinds of the outbound lifecycle. */
@@ -15,6 +17,8 @@ export const MESSAGE_JOBS = Object.freeze({
 export interface LifecycleJob {
   message_id: string;
   generation: number;
+  /** Group messages: the member whose device this step is about (each acknowledges and reads on its own). */
+  member?: string;
 }
 
 /** What a transition schedules next, after which wait, and on which condition of the contact. */
@@ -78,6 +82,11 @@ export interface TransitionOptions {
   schedule?: boolean;
   /** The recipient's profile when the caller already has it (spares a lookup). */
   profile?: ContactProfile;
+  /**
+   * Group messages: the members the follow-up is for, one job each, on each member's condition
+   * (all members when the message leaves; the one member who acknowledged, for its read).
+   */
+  members?: readonly string[];
 }
 
 /** True when the table allows `trigger` from the message's current status. */
@@ -97,26 +106,43 @@ export function applyTransition(ctx: DomainContext, row: MessageRow, trigger: Tr
   const changes: Partial<Pick<MessageRow, LifecycleColumn>> = { ...options.changes, status: transition.to, updated_at: now };
   if (transition.stamp) changes[transition.stamp] = now;
   const willSchedule = transition.next !== null && options.schedule !== false;
-  if (transition.next?.job !== "send" || !willSchedule) changes.next_attempt_at = null;
-
-  let dueAt: number | undefined;
-  if (willSchedule && transition.next) dueAt = followUpAt(ctx, row, transition.next, now, options);
-  if (dueAt !== undefined && transition.next?.job === "send") changes.next_attempt_at = dueAt;
+  if (transition.next?.job === "send" && willSchedule) changes.next_attempt_at = followUpAt(ctx, row, transition.next, now, options);
+  else changes.next_attempt_at = null;
 
   const next: MessageRow = { ...row, ...changes };
   saveLifecycle(ctx.db, next);
-  if (transition.event) emitEvent(ctx, row.account_id, transition.event, lifecycleFields(next));
-  if (dueAt !== undefined && transition.next) {
-    const payload: LifecycleJob = { message_id: row.id, generation: next.generation };
-    scheduleJob(ctx, MESSAGE_JOBS[transition.next.job], payload, dueAt);
-  }
+  if (transition.event) emitEvent(ctx, row.account_id, transition.event, lifecycleFields(next, isGroupMessage(ctx, row)));
+  if (willSchedule && transition.next) scheduleNext(ctx, next, transition.next, now, options);
   return next;
 }
 
+/** True for an outbound group message (its lifecycle events say `is_group`, and name no single recipient). */
+const isGroupMessage = (ctx: DomainContext, row: MessageRow) => row.direction === "outbound" && findGroupMessage(ctx.db, row.id) !== undefined;
+
+/**
+ * Schedules what the row of `trigger` names next, without moving the status: for a group member
+ * whose device acknowledged after the first one already moved the message to delivered.
+ */
+export function scheduleFollowUps(ctx: DomainContext, row: MessageRow, trigger: Trigger, options: TransitionOptions = {}): void {
+  const next: Transition["next"] = MESSAGE_TRANSITIONS[trigger].next;
+  if (next) scheduleNext(ctx, row, next, ctx.clock.now(), options);
+}
+
+/** The follow-up jobs of a transition: one, or one per group member whose condition holds. */
+function scheduleNext(ctx: DomainContext, row: MessageRow, next: Next, now: number, options: TransitionOptions): void {
+  const members = next.job === "send" || options.members === undefined ? [undefined] : options.members;
+  for (const member of members) {
+    const dueAt = followUpAt(ctx, row, next, now, options, member);
+    if (dueAt === undefined) continue;
+    const payload: LifecycleJob = member === undefined ? { message_id: row.id, generation: row.generation } : { message_id: row.id, generation: row.generation, member };
+    scheduleJob(ctx, MESSAGE_JOBS[next.job], payload, dueAt);
+  }
+}
+
 /** When the follow-up is due, or undefined when its condition (reachable, read receipts) does not hold. */
-function followUpAt(ctx: DomainContext, row: MessageRow, next: Next, now: number, options: TransitionOptions): number | undefined {
+function followUpAt(ctx: DomainContext, row: MessageRow, next: Next, now: number, options: TransitionOptions, member?: string): number | undefined {
   const { settings } = ctx;
-  const profile = () => options.profile ?? contactProfile(ctx, row.remote_handle);
+  const profile = () => (member === undefined ? (options.profile ?? contactProfile(ctx, row.remote_handle)) : memberTraits(ctx, row.account_id, member));
   switch (next.after) {
     case "send_latency":
       return now + settings.sendLatencyMs;

@@ -1,15 +1,16 @@
 import type { Channel } from "../../contract/common.js";
 import type { MessageResource, MessageStatus } from "../../contract/messages.js";
 import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
+import { findGroupMessage, listReceipts } from "../../store/group-messages.js";
 import type { MessageRow } from "../../store/messages.js";
 import { listMessageAttachments } from "../attachments/index.js";
 import type { DomainContext, EventFields } from "../core/index.js";
 
 export type { MessageResource, MessageStatus };
 
-/** A message row as the API shows it. */
+/** A message row as the API shows it; an outbound group message adds its members' receipts. */
 export function toMessage(ctx: DomainContext, row: MessageRow): MessageResource {
-  return {
+  const message: MessageResource = {
     id: row.id,
     conversation_id: row.conversation_id,
     direction: row.direction,
@@ -27,6 +28,14 @@ export function toMessage(ctx: DomainContext, row: MessageRow): MessageResource 
     edited_at: isoTimeOrNull(row.edited_at),
     created_at: isoTime(row.created_at),
   };
+  if (row.direction === "outbound" && findGroupMessage(ctx.db, row.id)) {
+    message.recipients = listReceipts(ctx.db, row.id).map((receipt) => ({
+      handle: receipt.handle,
+      delivered_at: isoTimeOrNull(receipt.delivered_at),
+      read_at: isoTimeOrNull(receipt.read_at),
+    }));
+  }
+  return message;
 }
 
 /** The outbound lifecycle events. */
@@ -37,16 +46,17 @@ export type LifecycleFields = EventFields<LifecycleEvent>;
 
 /**
  * The payload fields of an outbound lifecycle event (message.sent/delivered/read/failed):
- * `message_id` for dedupe, the thread, the state reached, and the timestamps so far.
+ * `message_id` for dedupe, the thread, the state reached, and the timestamps so far. A group
+ * message has no single recipient: `is_group: true` instead of `to` (the group is the conversation).
  */
-export function lifecycleFields(row: MessageRow): LifecycleFields {
+export function lifecycleFields(row: MessageRow, isGroup = false): LifecycleFields {
   const fields: LifecycleFields = {
     message_id: row.id,
     conversation_id: row.conversation_id,
     status: row.status,
     channel: row.channel,
     from: row.number_handle,
-    to: row.remote_handle,
+    ...(isGroup ? { is_group: true as const } : { to: row.remote_handle }),
   };
   if (row.status === "failed") fields.error = row.error;
   if (row.sent_at !== null) fields.sent_at = isoTime(row.sent_at);
@@ -55,9 +65,9 @@ export function lifecycleFields(row: MessageRow): LifecycleFields {
   return fields;
 }
 
-/** The payload of message.received (spec section 6). */
-export function receivedFields(row: MessageRow): EventFields<"message.received"> {
-  return {
+/** The payload of message.received (spec section 6); group messages add `is_group: true`. */
+export function receivedFields(row: MessageRow, isGroup = false): EventFields<"message.received"> {
+  const fields: EventFields<"message.received"> = {
     conversation_id: row.conversation_id,
     message_id: row.id,
     from: row.remote_handle,
@@ -69,6 +79,8 @@ export function receivedFields(row: MessageRow): EventFields<"message.received">
     created_at: isoTime(row.created_at),
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
   };
+  if (isGroup) fields.is_group = true;
+  return fields;
 }
 
 /** The payload of message.edited (spec section 6). */

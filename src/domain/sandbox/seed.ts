@@ -2,16 +2,11 @@ import type { Fixture } from "../../contract/fixture.js";
 import { readMeta, writeMeta } from "../../store/meta.js";
 import { createAccount, type CreatedAccount } from "../accounts/index.js";
 import type { DomainContext } from "../core/index.js";
+import { saveOtpNumbers } from "../otp/index.js";
 import { setContactProfile } from "../world/index.js";
 
 /** An account as seeded, with its keys in clear: the only moment they are known. */
 export type SeededAccount = CreatedAccount;
-
-/** The OTP service's numbers (where users text their codes). */
-export interface OtpNumbers {
-  number: string;
-  whatsapp_number: string | null;
-}
 
 /** True once a fixture was seeded into this database. */
 export function isSeeded(ctx: DomainContext): boolean {
@@ -29,14 +24,8 @@ export function seedFixture(ctx: DomainContext, fixture: Fixture): SeededAccount
       if (traits.platform === "android" && traits.imessage === undefined) defined.imessage = false;
       setContactProfile(ctx, handle, defined);
     }
-    writeMeta(ctx.db, "otp_numbers", JSON.stringify({ number: fixture.otp.number, whatsapp_number: fixture.otp.whatsapp_number ?? null }));
+    saveOtpNumbers(ctx, fixture.otp);
     writeMeta(ctx.db, "seeded_at", String(ctx.clock.now()));
     return seeded;
   });
-}
-
-/** The OTP numbers seeded from the fixture. */
-export function otpNumbers(ctx: DomainContext): OtpNumbers {
-  const raw = readMeta(ctx.db, "otp_numbers");
-  return raw ? (JSON.parse(raw) as OtpNumbers) : { number: "+14155550190", whatsapp_number: "+14155550189" };
 }

@@ -1,24 +1,21 @@
 import { inboundBody } from "../../contract/world.js";
 import { invalidRequest } from "../../lib/app-error.js";
-import { clip } from "../../lib/bounded-input.js";
 import { requireHandle } from "../../lib/handle-input.js";
-import { normalizePhone } from "../../lib/handles.js";
-import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
-import { markInbound } from "../../store/conversations.js";
-import { insertMessage } from "../../store/messages.js";
-import type { MessagesTable } from "../../store/schema.js";
-import { attachInbound } from "../attachments/index.js";
 import { serviceOf, threadForMessage } from "../conversations/index.js";
-import { emitEvent, nextListTime, type DomainContext } from "../core/index.js";
-import { freshRetryColumns, inboundChannel, receivedFields, toMessage, whatsappJid, type MessageResource } from "../messages/index.js";
-import { contactProfile, numberByHandle } from "../world/index.js";
+import { nextListTime, type DomainContext } from "../core/index.js";
+import { inboundChannel, recordInbound, toMessage, type ArrivalMedia, type MessageResource } from "../messages/index.js";
+import { contactProfile } from "../world/index.js";
+import { accountNumberOf } from "./account-number.js";
+import { inboundToGroup, inboundToNewGroup } from "./group-inbound.js";
 
 /**
- * `simulate inbound` (SANDBOX.md section 6): a contact sends a one-to-one message (text and/or
- * uploaded attachments, which it claims) to one of the account's numbers. Creates the thread on first contact, records the sender in `metadata`
- * (`sender_handle`, or `sender_jid` on WhatsApp) and fires message.received. Such a message is
- * the "inbound message on record" that lets the account write to an Android contact.
+ * `simulate inbound` (SANDBOX.md section 6): a contact writes to one of the account's numbers,
+ * one-to-one, or into a group: a new one with `members`, an existing one with `group`. The
+ * message carries text and/or uploaded attachments, which it claims. Creates the thread on first
+ * contact, records the sender in `metadata` (`sender_handle`, or `sender_jid` on WhatsApp) and
+ * fires message.received. A one-to-one message is the "inbound message on record" that lets the
+ * account write to an Android contact.
  */
 export function simulateInbound(ctx: DomainContext, accountId: string, input: unknown): MessageResource {
   if (input === undefined) throw invalidRequest('body: required, e.g. { "from": "+14155550191", "to": "+14155550101", "text": "hi" }');
@@ -29,10 +26,14 @@ export function simulateInbound(ctx: DomainContext, accountId: string, input: un
   if (attachmentIds.length === 0 && (body.voice_memo || body.duration_seconds !== undefined)) {
     throw invalidRequest(`${body.voice_memo ? "voice_memo" : "duration_seconds"}: needs attachment_ids`);
   }
+  const media: ArrivalMedia | undefined =
+    attachmentIds.length > 0 ? { claim: attachmentIds, voiceMemo: body.voice_memo, durationSeconds: body.duration_seconds } : undefined;
   const from = requireHandle(body.from, "from");
-  const toHandle = normalizePhone(body.to);
-  const number = toHandle ? numberByHandle(ctx, toHandle) : undefined;
-  if (!number || number.accountId !== accountId) throw invalidRequest(`to: ${clip(body.to)} is not one of this account's numbers`);
+  if (body.members !== undefined && body.group !== undefined) throw invalidRequest("group: give members (a new group) or group (an existing one), not both");
+  if (body.group !== undefined) return inboundToGroup(ctx, accountId, from, body.group, { ...body, media });
+  const number = accountNumberOf(ctx, accountId, body.to);
+  if (body.members !== undefined) return inboundToNewGroup(ctx, accountId, from, number, body.members, { ...body, media });
+
   const profile = contactProfile(ctx, from);
   const channel = body.channel ?? inboundChannel(number, profile);
   if (!number.channels.includes(channel)) throw invalidRequest(`channel: ${number.handle} does not serve ${channel}`);
@@ -42,44 +43,8 @@ export function simulateInbound(ctx: DomainContext, accountId: string, input: un
   if (channel === "sms" && from.includes("@")) throw invalidRequest("from: an email address cannot send SMS");
 
   return ctx.db.transaction(() => {
-    const now = ctx.clock.now();
     const createdAt = nextListTime(ctx, "messages", accountId);
-    const thread = threadForMessage(ctx, accountId, number.handle, from, serviceOf(channel), createdAt);
-    markInbound(ctx.db, thread.id, channel, createdAt);
-    const metadata = channel === "whatsapp" ? { sender_jid: whatsappJid(from) } : { sender_handle: from };
-    const id = timeOrderedUuid(ctx.ids, createdAt);
-    if (attachmentIds.length > 0) attachInbound(ctx, accountId, attachmentIds, id, { channel, voiceMemo: body.voice_memo, durationSeconds: body.duration_seconds });
-    const row: MessagesTable = {
-      id,
-      account_id: accountId,
-      conversation_id: thread.id,
-      direction: "inbound",
-      // An inbound message has arrived: it counts as delivered (reactions need that).
-      status: "delivered",
-      channel,
-      number_handle: number.handle,
-      remote_handle: from,
-      requested_channel: null,
-      text: body.text ?? null,
-      effect: null,
-      reply_to: null,
-      error: null,
-      metadata: JSON.stringify(metadata),
-      has_attachments: attachmentIds.length > 0 ? 1 : 0,
-      voice_memo: body.voice_memo ? 1 : 0,
-      media_quality: "fit",
-      ...freshRetryColumns(),
-      next_attempt_at: null,
-      generation: 0,
-      sent_at: now,
-      delivered_at: now,
-      read_at: null,
-      edited_at: null,
-      created_at: createdAt,
-      updated_at: createdAt,
-    };
-    insertMessage(ctx.db, row);
-    emitEvent(ctx, accountId, "message.received", receivedFields(row));
-    return toMessage(ctx, row);
+    const conversation = threadForMessage(ctx, accountId, number.handle, from, serviceOf(channel), createdAt);
+    return toMessage(ctx, recordInbound(ctx, { conversation, from, channel, text: body.text ?? null, createdAt, media }));
   });
 }

@@ -2,11 +2,17 @@ import { simulateFailBody as failBody } from "../../contract/world.js";
 import { invalidState } from "../../lib/app-error.js";
 import { parseInput } from "../../lib/validation.js";
 import { setConversationChannel } from "../../store/conversations.js";
-import type { MessageRow } from "../../store/messages.js";
+import { listReceipts } from "../../store/group-messages.js";
+import { updateMessage, type MessageRow } from "../../store/messages.js";
+import { GROUP_KINDS, type Group } from "../conversations/index.js";
 import type { DomainContext } from "../core/index.js";
 import {
+  acknowledgeByMember,
   applyTransition,
   canTransition,
+  groupOfMessage,
+  openReceipts,
+  readByMember,
   messageForPath,
   toMessage,
   type MessageResource,
@@ -43,6 +49,8 @@ export function simulateProgress(ctx: DomainContext, accountId: string, id: stri
   const to = FORWARD.findIndex((step) => step.status === target);
   if (from < 0) throw invalidState(`The message is ${row.status}; it cannot become ${target}`);
   if (from >= to) throw invalidState(`The message is already ${row.status}; it cannot move back or stay`);
+  const group = groupOfMessage(ctx, row);
+  if (group) return toMessage(ctx, ctx.db.transaction(() => forceGroupMessage(ctx, row, group, target)));
   return ctx.db.transaction(() => {
     // A new generation makes the jobs scheduled for the old path stale.
     let changes: TransitionOptions["changes"] = { generation: row.generation + 1 };
@@ -58,6 +66,30 @@ export function simulateProgress(ctx: DomainContext, accountId: string, id: stri
     }
     return toMessage(ctx, row);
   });
+}
+
+/**
+ * `simulate delivered|read` on a group message: every member's device acknowledges now (and reads,
+ * for `read`), whatever its profile; the first one moves the message, as the lifecycle does.
+ * After a forced `delivered`, members with read receipts on read it after the usual delay.
+ */
+function forceGroupMessage(ctx: DomainContext, original: MessageRow, group: Group, target: "delivered" | "read"): MessageRow {
+  // A new generation makes the member jobs scheduled for the old path stale.
+  let row: MessageRow = { ...original, generation: original.generation + 1 };
+  if (row.status === "queued") {
+    const channel = GROUP_KINDS[group.kind].channel;
+    const changes = { channel, error: null, first_attempt_at: row.first_attempt_at ?? ctx.clock.now(), generation: row.generation };
+    row = applyTransition(ctx, original, "send_succeeded", { changes, members: openReceipts(ctx, original, group), schedule: false });
+    setConversationChannel(ctx.db, row.conversation_id, channel);
+  } else {
+    updateMessage(ctx.db, row.id, { generation: row.generation });
+  }
+  const receipts = () => listReceipts(ctx.db, row.id);
+  for (const receipt of receipts()) {
+    if (receipt.delivered_at === null) row = acknowledgeByMember(ctx, row, receipt.handle, { schedule: target === "delivered" });
+  }
+  if (target === "read") for (const receipt of receipts()) if (receipt.read_at === null) row = readByMember(ctx, row, receipt.handle);
+  return row;
 }
 
 /** `simulate fail ID [--error T]`: a queued or sent message fails with `error` and message.failed. */

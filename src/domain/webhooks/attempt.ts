@@ -1,5 +1,5 @@
 import { SIGNATURE_HEADER, signatureHeader } from "../../lib/webhook-signature.js";
-import { findAttemptWork, findDelivery, insertAttempt, type AttemptWork } from "../../store/webhook-deliveries.js";
+import { countAttempts, findAttemptWork, findDelivery, insertAttempt, type AttemptWork } from "../../store/webhook-deliveries.js";
 import { scheduleJob, type DomainContext, type JobCompletion, type JobRun } from "../core/index.js";
 import { connectionsOf } from "./connections.js";
 import { abandonPendingDeliveries, ATTEMPT_JOB, deliveryView, isDeliveryCommitted } from "./deliveries.js";
@@ -12,7 +12,7 @@ import { checkDeliveryTarget, deliveryTargetAtOnce, type DeliveryTarget } from "
 export const USER_AGENT = "msgctl-webhooks/1.0";
 
 /** What an attempt came to: acknowledged, worth retrying, or dropped for good. */
-interface Outcome {
+export interface Outcome {
   result: "succeeded" | "retry" | "dropped";
   statusCode: number | null;
   error: string | null;
@@ -45,6 +45,7 @@ export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery
   // --- Still due? (this part runs inside the scheduler's transaction) ---
   let work = dueWork(ctx, payload.delivery_id);
   if (!work) return;
+  // The rung of the ladder this attempt is (resends made by hand are not counted).
   const n = work.attempt_count + 1;
   const startedAt = ctx.clock.now();
   const wallStart = ctx.wallNow();
@@ -64,43 +65,64 @@ export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery
     }
   }
 
-  let outcome: Outcome;
-  if (target.kind === "drop") {
-    outcome = { result: "dropped", statusCode: null, error: `dropped: ${target.reason}` };
-  } else if (target.kind === "unresolved") {
-    outcome = { result: "retry", statusCode: null, error: target.error };
-  } else if (work.payload === null) {
-    outcome = { result: "dropped", statusCode: null, error: "dropped: the event no longer exists" };
-  } else {
-    // Nothing is delivered before the transaction that emitted it committed (the outbox).
-    if (!isDeliveryCommitted(ctx, payload.delivery_id)) {
-      await ctx.db.urgentCommitted();
-      if (run.signal.aborted) return;
-    }
-    // --- Sign with the secret in force now (a rotation applies from the next attempt on) ---
-    const timestamp = Math.floor(ctx.wallNow() / 1000);
-    const posted = await post(ctx, {
-      url: work.url,
-      body: work.payload,
-      headers: {
-        "content-type": "application/json",
-        "user-agent": USER_AGENT,
-        [SIGNATURE_HEADER]: signatureHeader(work.secret, timestamp, work.payload),
-        "X-Msgctl-Event-Id": work.event_id,
-        "X-Msgctl-Attempt": String(n),
-      },
-      timeoutMs: ctx.settings.webhookTimeoutMs,
-      signal: run.signal,
-      pinTo: target.addresses,
-    });
-    if (posted.aborted || run.signal.aborted) return;
-    outcome = { result: posted.acknowledged ? "succeeded" : "retry", statusCode: posted.statusCode, error: posted.error };
+  // Nothing is delivered before the transaction that emitted it committed (the outbox).
+  if (!isDeliveryCommitted(ctx, payload.delivery_id)) {
+    await ctx.db.urgentCommitted();
+    if (run.signal.aborted) return;
   }
+  const event = work.payload === null ? undefined : { id: work.event_id, payload: work.payload };
+  const outcome = await attemptDelivery(ctx, { target, url: work.url, secret: work.secret, event, n: work.attempts_made + 1, signal: run.signal });
+  if (!outcome || run.signal.aborted) return;
 
   // --- The record of the attempt and what comes next, written with the job's removal ---
   const durationMs = Math.max(0, Math.round(ctx.wallNow() - wallStart));
   const accountId = work.account_id;
   return () => recordAttempt(ctx, payload.delivery_id, accountId, { n, startedAt, durationMs, outcome });
+}
+
+/** A resend is made for a request that waits for it: nothing cancels it but its own timeout. */
+const NEVER_ABORTED = new AbortController().signal;
+
+/** What one attempt needs: where it goes, what it signs with, the event and its number. */
+export interface AttemptPlan {
+  target: DeliveryTarget;
+  url: string;
+  secret: string;
+  event: { id: string; payload: string } | undefined;
+  /** The attempt's place among the delivery's attempts (`X-Msgctl-Attempt`). */
+  n: number;
+  signal?: AbortSignal;
+  /** Extra headers (a resend says so). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * POSTs the event's payload exactly as stored, signed with the secret given (the one in force
+ * now: a rotation applies from the next attempt on). Undefined when the attempt was aborted.
+ */
+export async function attemptDelivery(ctx: DomainContext, plan: AttemptPlan): Promise<Outcome | undefined> {
+  const { target, event } = plan;
+  if (target.kind === "drop") return { result: "dropped", statusCode: null, error: `dropped: ${target.reason}` };
+  if (target.kind === "unresolved") return { result: "retry", statusCode: null, error: target.error };
+  if (!event) return { result: "dropped", statusCode: null, error: "dropped: the event no longer exists" };
+  const timestamp = Math.floor(ctx.wallNow() / 1000);
+  const posted = await post(ctx, {
+    url: plan.url,
+    body: event.payload,
+    headers: {
+      "content-type": "application/json",
+      "user-agent": USER_AGENT,
+      [SIGNATURE_HEADER]: signatureHeader(plan.secret, timestamp, event.payload),
+      "X-Msgctl-Event-Id": event.id,
+      "X-Msgctl-Attempt": String(plan.n),
+      ...plan.headers,
+    },
+    timeoutMs: ctx.settings.webhookTimeoutMs,
+    signal: plan.signal ?? NEVER_ABORTED,
+    pinTo: target.addresses,
+  });
+  if (posted.aborted) return undefined;
+  return { result: posted.acknowledged ? "succeeded" : "retry", statusCode: posted.statusCode, error: posted.error };
 }
 
 /** The row of the delivery status table an attempt's outcome leads to (the ladder decides retries). */
@@ -121,11 +143,12 @@ function recordAttempt(
   if (!delivery) return;
   insertAttempt(ctx.db, {
     delivery_id: deliveryId,
-    n,
+    n: countAttempts(ctx.db, deliveryId) + 1,
     at: startedAt,
     status_code: outcome.statusCode,
     error: outcome.error,
     duration_ms: durationMs,
+    resend: 0,
   });
   const now = ctx.clock.now();
   const trigger = triggerAfter(outcome, n);

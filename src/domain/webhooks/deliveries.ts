@@ -35,6 +35,7 @@ const attemptView = (row: AttemptRow): AttemptView => ({
   status_code: row.status_code,
   error: row.error,
   duration_ms: row.duration_ms,
+  resend: row.resend === 1,
 });
 
 /** Views of delivery rows with their attempts. */

@@ -27,6 +27,8 @@ export const DELIVERY_TRANSITIONS = Object.freeze({
   dropped: { from: ["pending"], to: "dropped", nextAttempt: false },
   /** The endpoint was deleted or paused: deliveries stop at once. */
   abandoned: { from: ["pending"], to: "abandoned", nextAttempt: false },
+  /** A resend made by hand was acknowledged: the event reached the endpoint after all. */
+  resend_acknowledged: { from: ["pending", "failed", "dropped", "abandoned"], to: "succeeded", nextAttempt: false },
 } satisfies Record<string, DeliveryTransition>);
 
 /** A trigger of the delivery status table. */

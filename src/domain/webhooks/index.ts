@@ -22,6 +22,7 @@ export {
   type WebhookView,
   type WebhookWithSecret,
 } from "./endpoints.js";
+export { resendDelivery } from "./resend.js";
 export { postOverPool, postWebhook, type PostOptions, type PostOutcome } from "./http.js";
 export { LOOPBACK_ADDRESSES, pinnedLookup } from "./pinned-lookup.js";
 export { MAX_ATTEMPTS, RETRY_WAITS_MS, waitAfterAttempt } from "./retry-ladder.js";

@@ -28,7 +28,11 @@ export const MAGIC_NUMBERS: Readonly<Record<string, { description: string; trait
   "+14155550173": { description: "iPhone not registered with iMessage (SMS)", traits: { ...DEFAULT_PROFILE, imessage: false } },
   "+14155550174": { description: "iPhone without WhatsApp", traits: { ...DEFAULT_PROFILE, whatsapp: false } },
   "+14155550175": { description: "Android phone without WhatsApp", traits: { ...DEFAULT_PROFILE, imessage: false, platform: "android", whatsapp: false } },
+  "+14155550176": { description: "iPhone; naming a group created with it fails (title stays null)", traits: { ...DEFAULT_PROFILE } },
 });
+
+/** The magic number whose presence in POST /v1/chats makes the best-effort naming fail (spec 4.5). */
+export const GROUP_NAMING_FAILS = "+14155550176";
 
 function fromRow(row: ContactsTable): ContactProfile {
   return {

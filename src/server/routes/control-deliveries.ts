@@ -1,6 +1,6 @@
 import type { EventStream } from "h3";
 import { delivery, listDeliveriesQuery, streamDeliveriesQuery } from "../../contract/webhooks.js";
-import { getDelivery, isAccountWebhook, listDeliveries } from "../../domain/webhooks/index.js";
+import { getDelivery, isAccountWebhook, listDeliveries, resendDelivery } from "../../domain/webhooks/index.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { openEventStream } from "../event-stream.js";
 import { ok, page, type ApiRequest, type Route } from "../route.js";
@@ -53,5 +53,19 @@ export const deliveryRoutes: Route[] = [
     path: "/sandbox/v1/deliveries/:id",
     doc: { tag: TAG, summary: "Get a delivery", params: { id: "the delivery's id" }, responses: { 200: { description: "the delivery", schema: delivery } } },
     handler: ({ ctx, account, params }) => ok(getDelivery(ctx, account.id, params.id ?? "")),
+  },
+  {
+    method: "POST",
+    path: "/sandbox/v1/deliveries/:id/resend",
+    doc: {
+      tag: TAG,
+      summary: "Resend a delivery",
+      description:
+        "One more attempt of the delivery's event to its endpoint now, signed afresh with the secret in force, recorded with `resend: true` outside the retry ladder. The answer comes after the attempt (at most the 10 s acknowledgement window). Acknowledged, it settles the delivery as `succeeded` and cancels a pending retry; otherwise no status changes.",
+      params: { id: "the delivery's id" },
+      responses: { 200: { description: "the delivery with the new attempt", schema: delivery } },
+      errors: [404, 409],
+    },
+    handler: async ({ ctx, account, params }) => ok(await resendDelivery(ctx, account.id, params.id ?? "")),
   },
 ];

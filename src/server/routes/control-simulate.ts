@@ -20,7 +20,21 @@ export const simulateRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/simulate/inbound",
-    doc: { tag: TAG, summary: "A contact sends a message", description: "Creates the thread on first contact and fires message.received.", body: inboundBody, responses: { 201: { description: "the inbound Message", schema: messageResource } } },
+    doc: {
+      tag: TAG,
+      summary: "A contact sends a message",
+      description:
+        "Creates the thread on first contact and fires message.received. With `members`, the contact starts a new group with `to` and them; with `group`, writes into an existing one. In a group, each of the account's numbers in it gets its own copy in its own conversation (one message.received each); the answer is `to`'s copy.",
+      body: inboundBody,
+      responses: { 201: { description: "the inbound Message", schema: messageResource } },
+      errorCodes: {
+        400: {
+          invalid_request: "the body breaks a rule, a handle is not valid, `to` or `group` is not the account's, or a member cannot be in a group of that kind; the message names the field",
+          invalid_attachments: "an attachment id is unknown, another account's, not uploaded yet, or already claimed by a message",
+        },
+        409: { invalid_state: "`group` is a conversation of a number that is no longer a member of the group" },
+      },
+    },
     handler: async ({ ctx, account, json }) => ok(simulateInbound(ctx, account.id, await json()), 201),
   },
   {
@@ -32,7 +46,17 @@ export const simulateRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/simulate/typing",
-    doc: { tag: TAG, summary: "A contact types", description: "Fires conversation.typing in their thread (not SMS).", body: simulateTypingBody, responses: { 200: { description: "the Chat", schema: chatResource } }, errors: [409] },
+    doc: {
+      tag: TAG,
+      summary: "A contact types",
+      description: "Fires conversation.typing in their one-to-one thread with `to`, or in the group `conversation_id` (once per member number's conversation). Not on SMS.",
+      body: simulateTypingBody,
+      responses: { 200: { description: "the Chat", schema: chatResource } },
+      errorCodes: {
+        400: { invalid_request: "the body breaks a rule, or `from` is not in the thread or is one of the account's numbers; the message names the field" },
+        409: { invalid_state: "no thread between `from` and `to` yet, or an SMS or group MMS thread" },
+      },
+    },
     handler: async ({ ctx, account, json }) => ok(simulateTyping(ctx, account.id, await json())),
   },
   {

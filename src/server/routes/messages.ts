@@ -27,7 +27,15 @@ export const messageRoutes: Route[] = [
       body: sendMessageBody,
       headers: { "Idempotency-Key": "a repeated key returns the original message with 200 and sends nothing (per account and endpoint)" },
       responses: { 202: { description: "accepted: the Message, queued", schema: messageResource }, 200: { description: "an idempotent replay: the original Message", schema: messageResource } },
-      errors: [409],
+      errorCodes: {
+        400: {
+          invalid_request: "the body breaks a rule (`conversation_id` with `to` or `from_handle`, neither `text` nor `attachment_ids`, …); the message names the field",
+          invalid_from_handle: "`from_handle` is not one of the account's numbers",
+          invalid_attachments: "an attachment id is unknown, another account's, not uploaded yet, or already claimed by a message",
+          unsupported: "a send into a WhatsApp group from a WhatsApp Cloud API number",
+        },
+        409: { invalid_state: "a send into a group from a number that is no longer a member" },
+      },
     },
     async handler({ ctx, account, json, header }) {
       const result = sendMessage(ctx, account.id, await json(), header("idempotency-key"));

@@ -2,16 +2,22 @@ import { Migrator, type Kysely, type Migration } from "kysely";
 import * as foundation from "./0001-foundation.js";
 import * as messaging from "./0002-messaging.js";
 import * as webhooks from "./0003-webhooks.js";
+import * as otp from "./0004-otp.js";
 import * as attachments from "./0005-attachments.js";
-import * as speed from "./0007-speed.js";
+import * as conversations from "./0006-conversations.js";
+import * as deliveryResends from "./0007-delivery-resends.js";
+import * as speed from "./0008-speed.js";
 
 /** Every migration, in order. Names are sorted by kysely, so keep the numeric prefixes. */
 const migrations: Record<string, Migration> = {
   "0001-foundation": foundation,
   "0002-messaging": messaging,
   "0003-webhooks": webhooks,
+  "0004-otp": otp,
   "0005-attachments": attachments,
-  "0007-speed": speed,
+  "0006-conversations": conversations,
+  "0007-delivery-resends": deliveryResends,
+  "0008-speed": speed,
 };
 
 /** Brings a database up to the newest schema; throws with kysely's error when a migration fails. */

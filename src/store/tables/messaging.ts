@@ -1,16 +1,17 @@
 /** Rows of the messaging tables: conversations and their participants, messages, actions, faults. */
 
-/** A thread: one-to-one now, groups later (is_group, title, participants). */
+/** A thread: one-to-one, or one member number's conversation in a group (is_group, group_id). */
 export interface ConversationsTable {
   id: string;
   account_id: string;
   /** The account's number this thread belongs to. */
   from_handle: string;
-  /** The contact of a one-to-one thread; null for groups (their members are participants). */
+  /** The contact of a one-to-one thread; null for groups (their members are chat_group_members). */
   remote_handle: string | null;
   /** `text` (iMessage/SMS share one thread per contact) or `whatsapp`. */
   service: "text" | "whatsapp";
   is_group: number;
+  /** One-to-one threads have none (null); a group's title is its chat_groups row's. */
   title: string | null;
   /** The channel of the thread's newest sent or received message; null until one is. */
   channel: string | null;
@@ -20,12 +21,18 @@ export interface ConversationsTable {
   last_message_at: number;
   created_at: number;
   updated_at: number;
+  /** The group this conversation is one member number's view of; null for one-to-one threads (0006). */
+  group_id: string | null;
+  /** Until when the contacts see the account's typing bubble; null when hidden (0006). */
+  typing_until: number | null;
+  /** When the account last marked the thread read (0006). */
+  last_read_at: number | null;
 }
 
-/** Who takes part in a thread besides the account's number. */
+/** Who takes part in a one-to-one thread besides the account's number. */
 export interface ConversationParticipantsTable {
   conversation_id: string;
-  /** A contact's handle; one row for a one-to-one thread, one per member for a group. */
+  /** The contact's handle (groups keep their members in chat_group_members). */
   handle: string;
   created_at: number;
 }
@@ -40,7 +47,7 @@ export interface MessagesTable {
   channel: "imessage" | "sms" | "whatsapp" | null;
   /** The account's number (sender of outbound, receiver of inbound): faults and routing use it. */
   number_handle: string;
-  /** The contact: recipient of outbound, sender of inbound. */
+  /** The contact: recipient of outbound, sender of inbound; an outbound group message holds its group's id. */
   remote_handle: string;
   /** `whatsapp` when the send asked for it; null lets routing pick iMessage or SMS. */
   requested_channel: string | null;

@@ -34,7 +34,7 @@ export interface WebhookDeliveriesTable {
 
 export interface WebhookAttemptsTable {
   delivery_id: string;
-  /** 1-8. */
+  /** The attempt's place among all of the delivery's attempts, from 1 (1-8 without resends). */
   n: number;
   /** Virtual time the attempt started (exact clock instant, never bumped). */
   at: number;
@@ -42,6 +42,8 @@ export interface WebhookAttemptsTable {
   error: string | null;
   /** Real milliseconds the attempt took. */
   duration_ms: number;
+  /** 1 for an attempt made by hand (a resend), outside the retry ladder. */
+  resend: number;
 }
 
 export interface WebhookTables {
