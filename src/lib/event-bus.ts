@@ -22,6 +22,11 @@ export class EventBus<Topics extends object> {
     return () => void listeners.delete(entry);
   }
 
+  /** True when `topic` has listeners (a publisher can skip building what nobody hears). */
+  has(topic: keyof Topics): boolean {
+    return (this.#listeners.get(topic)?.size ?? 0) > 0;
+  }
+
   /** Tells every listener of `topic`. */
   publish<K extends keyof Topics>(topic: K, payload: Topics[K]): void {
     const listeners = this.#listeners.get(topic);

@@ -13,6 +13,7 @@ import {
   type Settings,
 } from "../domain/core/index.js";
 import { createSandboxControl, isSeeded, parseFixture, seedFixture, type Fixture, type SandboxControl } from "../domain/sandbox/index.js";
+import { closeWebhookConnections } from "../domain/webhooks/index.js";
 import type { ClockMode } from "../lib/clock.js";
 import { cryptoIds, type IdSource } from "../lib/ids.js";
 import { openClock } from "../scheduler/clock.js";
@@ -119,7 +120,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     handlers: jobHandlersOf(ctx, modules),
     onJobError: (job, error) => logger.error("job failed", { job: job.kind, id: job.id, error: String(error) }),
   });
-  bus.on("job", (dueAt) => scheduler.wake(dueAt));
+  bus.on("job", ({ dueAt, lane }) => scheduler.wake(dueAt, lane));
   db.onCommit(() => bus.publish("changed", null));
   const control = createSandboxControl({
     ctx,
@@ -175,6 +176,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
       stopped ??= (async () => {
         await Promise.all(hosts.map((h) => h.close()));
         await scheduler.stop();
+        await closeWebhookConnections(ctx);
         db.close();
       })();
       return stopped;

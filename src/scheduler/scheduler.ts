@@ -1,7 +1,20 @@
-import type { BoundJobHandler, JobRun } from "../domain/core/index.js";
+import { setMaxListeners } from "node:events";
+import type { BoundJobHandler, JobCompletion, JobRun } from "../domain/core/index.js";
 import type { Db } from "../store/database.js";
-import { deleteJob, listDueJobs, markJobFailed, markJobRunning, nextDueAt, requeueRunningJobs, type JobRow } from "../store/jobs.js";
+import {
+  deleteJob,
+  firstDueLanedJob,
+  laneHead,
+  listDueFreeJobs,
+  listPendingLanes,
+  markJobFailed,
+  markJobRunning,
+  nextDueAt,
+  requeueRunningJobs,
+  type JobRow,
+} from "../store/jobs.js";
 import type { SchedulerClock } from "./clock.js";
+import { CompletionBatch } from "./completions.js";
 
 /** Options of a scheduler. */
 export interface SchedulerOptions {
@@ -11,12 +24,20 @@ export interface SchedulerOptions {
   handlers: Readonly<Record<string, BoundJobHandler>>;
   /** Told about every job that threw (it is recorded as failed and the loop goes on). */
   onJobError?: (job: JobRow, error: unknown) => void;
-  /** Async jobs (HTTP attempts) running at once in real mode. */
+  /** Async jobs without a lane (webhook retries) running at once; each lane runs one more. */
   maxInFlight?: number;
 }
 
-const BATCH = 200;
 const MAX_SLEEP_MS = 1_000;
+/** The longest the tick loop runs jobs before it lets the event loop serve I/O (real ms). */
+const SLICE_MS = 2;
+
+/** The controller whose signal every job in flight listens to (one listener each, many at once). */
+function newAbortController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
 
 const isPromise = (value: unknown): value is Promise<unknown> =>
   typeof (value as Promise<unknown> | undefined)?.then === "function";
@@ -24,7 +45,9 @@ const isPromise = (value: unknown): value is Promise<unknown> =>
 /**
  * The tick loop over jobs persisted in SQLite (SANDBOX.md section 4). Due jobs run in due order;
  * a synchronous job runs in one transaction with its own removal, so a crash never half-runs it.
- * In manual mode time moves only through `advance`, which runs each job at its own due time.
+ * Jobs of one lane (first attempts to one webhook endpoint) run one at a time, in order; async
+ * jobs without a lane (retries) run side by side. In manual mode time moves only through
+ * `advance`, which runs each job at its own due time.
  */
 export class Scheduler {
   readonly #db: Db;
@@ -33,8 +56,17 @@ export class Scheduler {
   readonly #onJobError: (job: JobRow, error: unknown) => void;
   readonly #maxInFlight: number;
   readonly #inFlight = new Map<number, Promise<void>>();
+  /** Async jobs without a lane in flight: the ones maxInFlight bounds. */
+  #freeInFlight = 0;
   readonly #busyLanes = new Set<string>();
-  #abort = new AbortController();
+  /** Lanes that may have pending jobs (told by `wake`, read back at start and after a reset). */
+  readonly #lanes = new Set<string>();
+  readonly #completions: CompletionBatch;
+  /** Due free jobs read ahead, in due order, started from `#freeNext` on (one read serves many starts). */
+  #freeQueue: JobRow[] = [];
+  #freeNext = 0;
+  #settleWaiters: (() => void)[] = [];
+  #abort = newAbortController();
   #running = false;
   #paused = 0;
   #loop: Promise<void> | undefined;
@@ -49,38 +81,46 @@ export class Scheduler {
     this.#handlers = options.handlers;
     this.#onJobError = options.onJobError ?? (() => {});
     this.#maxInFlight = options.maxInFlight ?? 32;
+    this.#completions = new CompletionBatch(this.#db, (job, error) => this.#fail(job, error));
   }
 
   /** Starts the loop; jobs left running by a process that died are pending again. */
   start(): void {
     if (this.#running) return;
     requeueRunningJobs(this.#db);
+    this.#readLanes();
     this.#running = true;
     this.#loop = this.#run();
   }
 
   /**
-   * Tells the loop that a job was scheduled (due at `dueAt`) or finished. A job due after the
-   * loop's current sleep ends needs no wake-up: under load that saves two queries per request.
+   * Tells the loop that a job was scheduled (due at `dueAt`, in `lane`) or finished. A job due
+   * after the loop's current sleep ends needs no wake-up (under load that saves two queries per
+   * request), nor does one whose lane is busy: it runs when the lane's current job finishes.
    */
-  wake(dueAt?: number): void {
+  wake(dueAt?: number, lane?: string | null): void {
+    if (lane) {
+      this.#lanes.add(lane);
+      if (this.#busyLanes.has(lane)) return;
+    }
     if (dueAt !== undefined && dueAt >= this.#sleepingUntil) return;
     this.#wake?.();
   }
 
   /**
    * Manual clock: moves time forward by `ms`, running every job that falls due at its own due
-   * time, in order, including jobs those jobs schedule, up to and including the target.
-   * Returns once that work, HTTP attempts included, is done.
+   * time, in order, including jobs those jobs schedule, up to and including the target. Each
+   * instant is finished (HTTP attempts included) before the clock moves on. Returns once that
+   * work is done.
    */
   advance(ms: number): Promise<number> {
     return this.exclusively(async () => {
       const target = this.#clock.now() + ms;
       for (;;) {
-        const [job] = listDueJobs(this.#db, target, 1);
-        if (!job) break;
-        this.#clock.set(job.due_at);
-        await this.#execute(job);
+        await this.#drain();
+        const next = nextDueAt(this.#db);
+        if (next === undefined || next > target) break;
+        this.#clock.set(next);
       }
       this.#clock.set(target);
       this.#clock.save();
@@ -98,8 +138,12 @@ export class Scheduler {
       try {
         if (options.abortInFlight) this.#abortInFlight();
         await this.#settleInFlight();
+        this.#completions.flush();
         return await fn();
       } finally {
+        // A reset may have emptied or refilled the jobs.
+        this.#freeQueue = [];
+        this.#readLanes();
         this.#paused--;
         this.wake();
       }
@@ -116,13 +160,36 @@ export class Scheduler {
     const timer = setTimeout(() => this.#abortInFlight(), graceMs);
     await this.#settleInFlight();
     clearTimeout(timer);
+    this.#completions.flush();
+  }
+
+  // --- Manual clock: one instant at a time ---
+
+  /**
+   * Runs everything due at the clock's now, jobs those jobs schedule for now included, until
+   * nothing is due or in flight, then writes the finished jobs. First attempts go one at a time
+   * in all lanes, in due order, so that an advance delivers in one reproducible order.
+   */
+  async #drain(): Promise<void> {
+    for (;;) {
+      const now = this.#clock.now();
+      if (this.#startDue(now, true) > 0) continue;
+      if (this.#inFlight.size > 0) {
+        await new Promise<void>((resolve) => this.#settleWaiters.push(resolve));
+        continue;
+      }
+      this.#completions.flush();
+      const next = nextDueAt(this.#db);
+      if (next === undefined || next > now) return;
+    }
   }
 
   // --- The loop ---
 
   async #run(): Promise<void> {
     while (this.#running) {
-      const started = this.#paused ? 0 : this.#tick();
+      // A slice at a time, so that the attempts in flight (and requests) are served in between.
+      const started = this.#paused ? 0 : this.#startDue(this.#clock.now(), false, performance.now() + SLICE_MS);
       if (!this.#running) break;
       if (started > 0) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -132,17 +199,52 @@ export class Scheduler {
     }
   }
 
-  /** Starts the jobs that are due and free to run; returns how many started. */
-  #tick(): number {
+  /**
+   * Starts what is due at `now` and free to run: free jobs in due order (synchronous ones run
+   * here, async ones start up to maxInFlight), then the head of every idle lane, or with
+   * `serialLanes` one laned job when none is running. Returns how many ran or started.
+   */
+  #startDue(now: number, serialLanes: boolean, sliceEnd = Number.POSITIVE_INFINITY): number {
     let started = 0;
-    for (const job of listDueJobs(this.#db, this.#clock.now(), BATCH)) {
-      if (this.#paused || !this.#running) break;
-      if (this.#inFlight.size >= this.#maxInFlight) break;
-      if (job.lane && this.#busyLanes.has(job.lane)) continue;
+    let read = false;
+    while (this.#freeInFlight < this.#maxInFlight && (started === 0 || performance.now() < sliceEnd)) {
+      if (this.#freeNext >= this.#freeQueue.length) {
+        // Read at most once per call; jobs scheduled meanwhile sort after the ones read.
+        if (read) break;
+        this.#freeQueue = listDueFreeJobs(this.#db, now);
+        this.#freeNext = 0;
+        read = true;
+        if (this.#freeQueue.length === 0) break;
+      }
+      this.#execute(this.#freeQueue[this.#freeNext++] as JobRow);
       started++;
-      void this.#execute(job);
+    }
+    if (serialLanes) {
+      const job = this.#busyLanes.size === 0 ? firstDueLanedJob(this.#db, now) : undefined;
+      if (job) this.#execute(job);
+      return started + (job ? 1 : 0);
+    }
+    for (const lane of this.#lanes) {
+      if (!this.#busyLanes.has(lane)) started += this.#startLane(lane, now);
     }
     return started;
+  }
+
+  /** Starts the next job of an idle lane when it is due; a lane with nothing pending is forgotten. */
+  #startLane(lane: string, now: number): number {
+    const job = laneHead(this.#db, lane);
+    if (!job) {
+      this.#lanes.delete(lane);
+      return 0;
+    }
+    if (job.due_at > now) return 0;
+    this.#execute(job);
+    return 1;
+  }
+
+  #readLanes(): void {
+    this.#lanes.clear();
+    for (const lane of listPendingLanes(this.#db)) this.#lanes.add(lane);
   }
 
   #sleep(): Promise<void> {
@@ -168,9 +270,9 @@ export class Scheduler {
   // --- Running one job ---
 
   /** Runs a job: sync handlers inside one transaction with the job's removal; async ones tracked. */
-  #execute(job: JobRow): Promise<void> {
+  #execute(job: JobRow): void {
     const signal = this.#abort.signal;
-    let result: void | Promise<void> = undefined;
+    let result = undefined as void | Promise<void | JobCompletion>;
     try {
       // better-sqlite3 refuses a transaction function that returns a promise: keep it outside.
       this.#db.transaction(() => {
@@ -181,16 +283,21 @@ export class Scheduler {
     } catch (error) {
       if (isPromise(result)) result.catch(() => {});
       this.#fail(job, error);
-      return Promise.resolve();
+      return;
     }
-    if (!isPromise(result)) return Promise.resolve();
+    if (isPromise(result)) this.#track(job, result, signal);
+  }
 
-    if (job.lane) this.#busyLanes.add(job.lane);
+  /** Follows an async job: its completion is written in a batch; its lane's next job starts at once. */
+  #track(job: JobRow, result: Promise<void | JobCompletion>, signal: AbortSignal): void {
+    const { lane } = job;
+    if (lane) this.#busyLanes.add(lane);
+    else this.#freeInFlight++;
     const tracked = result
       .then(
-        () => {
+        (write) => {
           // Aborted mid-run (stop or reset): the job stays `running` and is requeued at start.
-          if (!signal.aborted) deleteJob(this.#db, job.id);
+          if (!signal.aborted) this.#completions.add(job, write ?? undefined);
         },
         (error) => {
           if (!signal.aborted) this.#fail(job, error);
@@ -198,15 +305,21 @@ export class Scheduler {
       )
       .finally(() => {
         this.#inFlight.delete(job.id);
-        if (job.lane) this.#busyLanes.delete(job.lane);
-        this.wake();
+        if (lane) this.#busyLanes.delete(lane);
+        else this.#freeInFlight--;
+        const waiters = this.#settleWaiters;
+        this.#settleWaiters = [];
+        for (const waiter of waiters) waiter();
+        // Outside an advance the lane goes on without waiting for the loop's next turn; a free
+        // job's end frees room for the loop to start another.
+        if (lane && this.#running && !this.#paused) this.#startLane(lane, this.#clock.now());
+        if (!lane) this.wake();
       });
     this.#inFlight.set(job.id, tracked);
-    return tracked;
   }
 
   /** Calls the job kind's handler with its payload; an unknown kind fails the job. */
-  #dispatch(job: JobRow, signal: AbortSignal): void | Promise<void> {
+  #dispatch(job: JobRow, signal: AbortSignal): void | Promise<void | JobCompletion> {
     const handler = this.#handlers[job.kind];
     if (!handler) throw new Error(`No handler for job kind "${job.kind}"`);
     const run: JobRun = { id: job.id, dueAt: job.due_at, signal };
@@ -224,7 +337,7 @@ export class Scheduler {
 
   #abortInFlight(): void {
     this.#abort.abort();
-    this.#abort = new AbortController();
+    this.#abort = newAbortController();
   }
 
   async #settleInFlight(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import { sql, type Selectable } from "kysely";
 import { compileOnce } from "./compiled-query.js";
 import type { Db } from "./database.js";
 import type { ConversationsTable } from "./schema.js";
@@ -114,7 +114,7 @@ const inboundOnRecord = compileOnce<[string, string, string], { id: string }>((q
     .where("from_handle", "=", arg(1))
     .where("remote_handle", "=", arg(2))
     .where("inbound_at", "is not", null)
-    .limit(1),
+    .limit(sql.lit(1)),
 );
 
 /** True when the contact has ever written to this number, on any service (the Android rule). */

@@ -26,14 +26,21 @@ export interface Db {
   /** Executes a write. */
   run(query: Compilable<unknown>): RunResult;
   /**
-   * Runs fn atomically: its writes all land or none do. Transactions begun in the same turn of
-   * the event loop share one SQLite transaction (group commit), each in its own savepoint, and
-   * commit together right after; `committed()` resolves once that happened.
+   * Runs fn atomically: its writes all land or none do. Transactions share one SQLite
+   * transaction (group commit), each in its own savepoint. The batch commits right after the
+   * current turn of the event loop when someone waits for it (`committed()`, `afterCommit`),
+   * else within LAZY_COMMIT_MS: bookkeeping nobody waits for (the scheduler's claims, webhook
+   * attempt records) then shares one commit instead of paying one each.
    */
   transaction<T>(fn: () => T): T;
   /** Resolves when every write made so far is committed (at once when none is pending). */
   committed(): Promise<void>;
-  /** Runs `fn` once the writes made so far are committed (signals to live listeners). */
+  /**
+   * Resolves once the writes someone waits for are committed (those with afterCommit callbacks,
+   * or a committed() caller): at once when the open batch holds only bookkeeping.
+   */
+  urgentCommitted(): Promise<void>;
+  /** Runs `fn` once the writes made so far are committed (signals to live listeners); commits soon. */
   afterCommit(fn: () => void): void;
   /**
    * Calls `listener` after every commit that wrote something (a batch, or a write outside one),
@@ -52,6 +59,16 @@ export interface Db {
   close(): void;
 }
 
+/** The longest a batch of writes nobody waits for stays uncommitted (real milliseconds). */
+export const LAZY_COMMIT_MS = 50;
+
+/**
+ * The least time between two commits that someone waits for (real milliseconds): under load,
+ * the writes of that time share one commit (each costs a write of every page it touched);
+ * a lone request still commits right after its turn.
+ */
+export const COMMIT_INTERVAL_MS = 2;
+
 /** How to open a database. */
 export interface OpenOptions {
   /** The SQLite addon, when better-sqlite3 cannot find its own (the single binary). */
@@ -68,6 +85,10 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
   raw.pragma("synchronous = NORMAL");
   raw.pragma("foreign_keys = ON");
   raw.pragma("busy_timeout = 5000");
+  // Every transaction is a savepoint in a batch: the page images a savepoint may roll back to
+  // (its sub-journal) stay in memory instead of going to temporary files, which cost a write
+  // per page touched (bench/README.md).
+  raw.pragma("temp_store = MEMORY");
 
   const q = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
   await migrateToLatest(q);
@@ -93,10 +114,33 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
   // the cost of a send was the commit of its own small transaction (bench/README.md).
   const begin = raw.prepare("BEGIN");
   const commit = raw.prepare("COMMIT");
+  // Each transaction is a savepoint inside the open batch. Run here rather than through
+  // better-sqlite3's transaction(), which builds four wrapper functions per call: on the hot
+  // paths that was a tenth of the scheduler's time (bench/README.md).
+  const savepoint = raw.prepare("SAVEPOINT msgctl");
+  const release = raw.prepare("RELEASE msgctl");
+  const rollbackTo = raw.prepare("ROLLBACK TO msgctl");
   let waiting: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   let after: (() => void)[] = [];
   let batchOpen = false;
   const commitListeners = new Set<() => void>();
+  let urgent = false;
+  let lazyTimer: NodeJS.Timeout | undefined;
+  let lastCommitAt = Number.NEGATIVE_INFINITY;
+  const openBatch = () => {
+    begin.run();
+    batchOpen = true;
+    lazyTimer = setTimeout(commitBatch, LAZY_COMMIT_MS).unref();
+  };
+  // Someone waits for this batch: commit right after the current turn, or once the interval
+  // since the last commit is over.
+  const hurry = () => {
+    if (urgent) return;
+    urgent = true;
+    const wait = lastCommitAt + COMMIT_INTERVAL_MS - performance.now();
+    if (wait <= 0) setImmediate(commitBatch);
+    else setTimeout(commitBatch, wait);
+  };
   const committedWrites = () => {
     for (const listener of commitListeners) listener();
   };
@@ -107,8 +151,13 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
     waiting = [];
     after = [];
     batchOpen = false;
+    urgent = false;
+    clearTimeout(lazyTimer);
     try {
-      if (raw.open && raw.inTransaction) commit.run();
+      if (raw.open && raw.inTransaction) {
+        commit.run();
+        lastCommitAt = performance.now();
+      }
       // SQLite itself rolled the batch back (a full disk, say): nothing of it may be acknowledged.
       else if (opened) throw new Error("The transaction was rolled back by SQLite before it could commit");
     } catch (error) {
@@ -144,21 +193,38 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
       return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
     },
     transaction<T>(fn: () => T): T {
-      if (!raw.inTransaction) {
-        begin.run();
-        batchOpen = true;
-        setImmediate(commitBatch);
+      if (!raw.inTransaction) openBatch();
+      // A savepoint (nested ones stack under the same name): a throw undoes only fn's writes.
+      savepoint.run();
+      try {
+        const result = fn();
+        if (typeof (result as { then?: unknown } | undefined)?.then === "function") {
+          throw new TypeError("Transaction function cannot return a promise");
+        }
+        release.run();
+        return result;
+      } catch (error) {
+        // SQLite may have rolled the whole batch back itself (a full disk): nothing left to undo.
+        if (raw.inTransaction) {
+          rollbackTo.run();
+          release.run();
+        }
+        throw error;
       }
-      // Inside the open batch better-sqlite3 makes this a savepoint: a throw undoes only fn's writes.
-      return raw.transaction(fn)();
     },
     committed() {
       if (!raw.inTransaction) return Promise.resolve();
+      hurry();
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+    },
+    urgentCommitted() {
+      if (!raw.inTransaction || !urgent) return Promise.resolve();
       return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
     },
     afterCommit(fn) {
-      if (!raw.inTransaction) queueMicrotask(fn);
-      else after.push(fn);
+      if (!raw.inTransaction) return queueMicrotask(fn);
+      after.push(fn);
+      hurry();
     },
     onCommit(listener) {
       commitListeners.add(listener);

@@ -1,4 +1,5 @@
-import type { Selectable, Updateable } from "kysely";
+import type { Selectable } from "kysely";
+import { compileOnce } from "./compiled-query.js";
 import type { Db } from "./database.js";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from "./schema.js";
 
@@ -9,19 +10,72 @@ export type AttemptRow = Selectable<WebhookAttemptsTable>;
 /** A delivery's status. */
 export type DeliveryStatus = WebhookDeliveriesTable["status"];
 
+// Every event's fan-out and every attempt read and write these: compiled once (bench/README.md).
+const DELIVERY_COLUMNS = [
+  "id", "account_id", "webhook_id", "event_id", "event_type", "status", "attempt_count", "next_attempt_at", "job_id", "created_at", "updated_at",
+] as const satisfies readonly (keyof WebhookDeliveriesTable)[];
+
+const insertQuery = compileOnce<unknown[], unknown>((q, arg) =>
+  q.insertInto("webhook_deliveries").values(Object.fromEntries(DELIVERY_COLUMNS.map((column, i) => [column, arg(i)])) as WebhookDeliveriesTable),
+);
+
 /** Inserts a delivery. */
 export function insertDelivery(db: Db, row: WebhookDeliveriesTable): void {
-  db.run(db.q.insertInto("webhook_deliveries").values(row));
+  db.run(insertQuery(...DELIVERY_COLUMNS.map((column) => row[column])));
 }
+
+const byId = compileOnce<[string], DeliveryRow>((q, arg) => q.selectFrom("webhook_deliveries").selectAll().where("id", "=", arg(0)));
 
 /** A delivery by id, whichever account owns it. */
 export function findDelivery(db: Db, id: string): DeliveryRow | undefined {
-  return db.first(db.q.selectFrom("webhook_deliveries").selectAll().where("id", "=", id));
+  return db.first(byId(id));
 }
 
-/** Changes columns of a delivery. */
-export function updateDeliveryRow(db: Db, id: string, changes: Updateable<WebhookDeliveriesTable>): void {
-  db.run(db.q.updateTable("webhook_deliveries").set(changes).where("id", "=", id));
+/** What an attempt needs: its delivery, the endpoint as it is now, and the event's payload (null once gone). */
+export interface AttemptWork {
+  status: DeliveryStatus;
+  /** Ladder attempts so far (resends not counted). */
+  attempt_count: number;
+  /** Attempts recorded so far, resends included. */
+  attempts_made: number;
+  account_id: string;
+  webhook_id: string;
+  event_id: string;
+  url: string;
+  secret: string;
+  enabled: number;
+  deleted_at: number | null;
+  payload: string | null;
+}
+
+const attemptWorkQuery = compileOnce<[string], AttemptWork>((q, arg) =>
+  q
+    .selectFrom("webhook_deliveries as d")
+    .innerJoin("webhooks as w", "w.id", "d.webhook_id")
+    .leftJoin("events as e", "e.id", "d.event_id")
+    .select(["d.status", "d.attempt_count", "d.account_id", "d.webhook_id", "d.event_id", "w.url", "w.secret", "w.enabled", "w.deleted_at", "e.payload"])
+    .select((eb) => eb.selectFrom("webhook_attempts as a").select(eb.fn.countAll<number>().as("n")).whereRef("a.delivery_id", "=", "d.id").as("attempts_made"))
+    .where("d.id", "=", arg(0)),
+);
+
+/** A delivery with its endpoint and event, in one read (every attempt). */
+export function findAttemptWork(db: Db, deliveryId: string): AttemptWork | undefined {
+  return db.first(attemptWorkQuery(deliveryId));
+}
+
+const stateUpdate = compileOnce<[string, number, number | null, number | null, number, string], unknown>((q, arg) =>
+  q
+    .updateTable("webhook_deliveries")
+    .set({ status: arg(0), attempt_count: arg(1), next_attempt_at: arg(2), job_id: arg(3), updated_at: arg(4) })
+    .where("id", "=", arg(5)),
+);
+
+/** Writes a delivery's moving columns (every attempt). */
+export function saveDeliveryState(
+  db: Db,
+  row: Pick<DeliveryRow, "id" | "status" | "attempt_count" | "next_attempt_at" | "job_id" | "updated_at">,
+): void {
+  db.run(stateUpdate(row.status, row.attempt_count, row.next_attempt_at, row.job_id, row.updated_at, row.id));
 }
 
 /** Filters of a delivery list. */
@@ -51,15 +105,24 @@ export function listPendingDeliveries(db: Db, webhookId: string): DeliveryRow[] 
   );
 }
 
+const insertAttemptQuery = compileOnce<[string, number, number, number | null, string | null, number, number, string | null], unknown>((q, arg) =>
+  q
+    .insertInto("webhook_attempts")
+    .values({ delivery_id: arg(0), n: arg(1), at: arg(2), status_code: arg(3), error: arg(4), duration_ms: arg(5), resend: arg(6), signature: arg(7) }),
+);
+
 /** Records one attempt. */
 export function insertAttempt(db: Db, row: WebhookAttemptsTable): void {
-  db.run(db.q.insertInto("webhook_attempts").values(row));
+  db.run(insertAttemptQuery(row.delivery_id, row.n, row.at, row.status_code, row.error, row.duration_ms, row.resend, row.signature ?? null));
 }
+
+const countAttemptsQuery = compileOnce<[string], { count: number }>((q, arg) =>
+  q.selectFrom("webhook_attempts").select((eb) => eb.fn.countAll<number>().as("count")).where("delivery_id", "=", arg(0)),
+);
 
 /** How many attempts a delivery has recorded, ladder and resends together. */
 export function countAttempts(db: Db, deliveryId: string): number {
-  const row = db.first(db.q.selectFrom("webhook_attempts").select((eb) => eb.fn.countAll<number>().as("count")).where("delivery_id", "=", deliveryId));
-  return Number(row?.count ?? 0);
+  return Number(db.first(countAttemptsQuery(deliveryId))?.count ?? 0);
 }
 
 /** The attempts of some deliveries, in attempt order. */

@@ -1,4 +1,5 @@
 import type { Selectable, Updateable } from "kysely";
+import { compileOnce } from "./compiled-query.js";
 import type { Db } from "./database.js";
 import type { WebhooksTable } from "./schema.js";
 
@@ -36,17 +37,19 @@ export function listLiveWebhooks(
   return db.all(query);
 }
 
+const enabledQuery = compileOnce<[string], WebhookRow>((q, arg) =>
+  q
+    .selectFrom("webhooks")
+    .selectAll()
+    .where("account_id", "=", arg(0))
+    .where("enabled", "=", 1)
+    .where("deleted_at", "is", null)
+    .orderBy("created_at"),
+);
+
 /** The account's enabled, live endpoints in creation order (fan-out). */
 export function listEnabledWebhooks(db: Db, accountId: string): WebhookRow[] {
-  return db.all(
-    db.q
-      .selectFrom("webhooks")
-      .selectAll()
-      .where("account_id", "=", accountId)
-      .where("enabled", "=", 1)
-      .where("deleted_at", "is", null)
-      .orderBy("created_at"),
-  );
+  return db.all(enabledQuery(accountId));
 }
 
 /** Changes columns of an endpoint. */

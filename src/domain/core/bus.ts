@@ -10,8 +10,8 @@ import type { EmittedEvent } from "./events.js";
 export interface DomainTopics {
   /** An event was committed to the outbox. */
   event: EmittedEvent;
-  /** A job was committed, due at this virtual time. */
-  job: number;
+  /** A job was committed, due at this virtual time, in this lane (or none). */
+  job: { dueAt: number; lane: string | null };
   /** A webhook delivery attempt was recorded; the delivery with every attempt so far. */
   delivery: { accountId: string; delivery: Delivery };
   /** The sandbox changed: a write was committed (any account, any table), or the clock moved. Views refresh on it. */

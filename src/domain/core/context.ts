@@ -21,8 +21,8 @@ export interface DomainContext {
   readonly bus: DomainBus;
   /** Run inside every event's transaction (the modules' fan-outs). */
   readonly fanOuts: readonly EventFanOut[];
-  /** A fetch for outgoing HTTP (webhook deliveries); injectable for tests. */
-  readonly fetch: typeof fetch;
+  /** A fetch for webhook deliveries, injected by tests; without one they go over kept-alive connections. */
+  readonly fetch: typeof fetch | undefined;
   /** Resolves a host name to addresses (webhook URL checks); injectable for tests. */
   readonly resolveHost: (host: string) => Promise<string[]>;
   /** Per-sandbox caches that a reset must clear. */
@@ -64,8 +64,7 @@ export function createContext(options: ContextOptions): DomainContext {
     settings: options.settings,
     bus: options.bus ?? createBus(),
     fanOuts: options.fanOuts ?? [],
-    // Touching the global fetch loads undici (~30 ms): only do it when a webhook is delivered.
-    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    fetch: options.fetch,
     resolveHost: options.resolveHost,
     caches: new Map(),
     blobs: options.blobs ?? createMemoryBlobStore(),

@@ -6,7 +6,7 @@
 export { cacheOf, createContext, resetCaches, type ContextOptions, type DomainContext, type EventFanOut, type HostUrls } from "./context.js";
 export { createBus, type DomainBus, type DomainTopics } from "./bus.js";
 export { EVENT_TYPES, emitEvent, eventRowView, getEvent, isEventType, listEvents, parseEventTypes, toEventView, type EmittedEvent, type EventFields, type EventPayload, type EventType, type EventView } from "./events.js";
-export { scheduleJob, type JobHandler, type JobRun } from "./jobs.js";
+export { scheduleJob, type JobCompletion, type JobHandler, type JobRun } from "./jobs.js";
 export { nextListTime, type PagedList } from "./list-time.js";
 export { fanOutsOf, jobHandlersOf, type BoundJobHandler, type DomainModule } from "./module.js";
 export { defaultSettings, type Settings } from "./settings.js";

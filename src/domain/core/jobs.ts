@@ -10,10 +10,18 @@ export interface JobRun {
 }
 
 /**
- * Runs one job. A synchronous handler runs inside the scheduler's transaction, together with the
- * removal of the job; an async one (a webhook HTTP attempt) writes in its own transactions.
+ * What an async job may hand back when it is done: writes that complete it. The scheduler runs
+ * them in one transaction with the removal of the job, batched with the other jobs that finish
+ * around the same time (webhook attempts record themselves this way).
  */
-export type JobHandler = (ctx: DomainContext, payload: any, run: JobRun) => void | Promise<void>;
+export type JobCompletion = () => void;
+
+/**
+ * Runs one job. A synchronous handler runs inside the scheduler's transaction, together with the
+ * removal of the job; an async one (a webhook HTTP attempt) writes in its own transactions, or
+ * hands its last writes back as a `JobCompletion`.
+ */
+export type JobHandler = (ctx: DomainContext, payload: any, run: JobRun) => void | Promise<void | JobCompletion>;
 
 /** Persists a job due at `dueAt` (virtual time); call inside the transaction that needs it. */
 export function scheduleJob(
@@ -24,6 +32,6 @@ export function scheduleJob(
   lane?: string,
 ): number {
   const id = insertJob(ctx.db, { kind, payload, due_at: dueAt, lane: lane ?? null, created_at: ctx.clock.now() });
-  ctx.db.afterCommit(() => ctx.bus.publish("job", dueAt));
+  ctx.db.afterCommit(() => ctx.bus.publish("job", { dueAt, lane: lane ?? null }));
   return id;
 }

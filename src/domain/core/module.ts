@@ -1,5 +1,5 @@
 import type { DomainContext, EventFanOut } from "./context.js";
-import type { JobHandler, JobRun } from "./jobs.js";
+import type { JobCompletion, JobHandler, JobRun } from "./jobs.js";
 
 /**
  * What one concept plugs into the sandbox: the scheduler job kinds it runs and the work it does
@@ -15,7 +15,7 @@ export interface DomainModule {
 }
 
 /** A job handler with its context bound: what the scheduler calls. */
-export type BoundJobHandler = (payload: unknown, run: JobRun) => void | Promise<void>;
+export type BoundJobHandler = (payload: unknown, run: JobRun) => void | Promise<void | JobCompletion>;
 
 /** The fan-outs of every module, in order. */
 export function fanOutsOf(modules: readonly DomainModule[]): EventFanOut[] {

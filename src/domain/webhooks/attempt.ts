@@ -1,13 +1,12 @@
 import { SIGNATURE_HEADER, signatureHeader } from "../../lib/webhook-signature.js";
-import { findEvent, type EventRow } from "../../store/events.js";
-import { countAttempts, findDelivery, insertAttempt, type DeliveryRow } from "../../store/webhook-deliveries.js";
-import { findWebhookById, type WebhookRow } from "../../store/webhooks.js";
-import { scheduleJob, type DomainContext, type JobRun } from "../core/index.js";
-import { abandonPendingDeliveries, ATTEMPT_JOB, deliveryView } from "./deliveries.js";
+import { countAttempts, findAttemptWork, findDelivery, insertAttempt, type AttemptWork } from "../../store/webhook-deliveries.js";
+import { scheduleJob, type DomainContext, type JobCompletion, type JobRun } from "../core/index.js";
+import { connectionsOf } from "./connections.js";
+import { abandonPendingDeliveries, ATTEMPT_JOB, deliveryView, isDeliveryCommitted } from "./deliveries.js";
 import { applyDeliveryTransition, type DeliveryTrigger } from "./delivery-states.js";
-import { postWebhook } from "./http.js";
+import { postOverPool, postWebhook, type PostOptions, type PostOutcome } from "./http.js";
 import { waitAfterAttempt } from "./retry-ladder.js";
-import { checkDeliveryTarget, type DeliveryTarget } from "./url-policy.js";
+import { checkDeliveryTarget, deliveryTargetAtOnce, type DeliveryTarget } from "./url-policy.js";
 
 /** The User-Agent of every delivery. */
 export const USER_AGENT = "msgctl-webhooks/1.0";
@@ -21,55 +20,66 @@ export interface Outcome {
   signature?: string | null;
 }
 
-/** The delivery and its endpoint when an attempt is still due; undefined when it is not. */
-function pendingAttempt(ctx: DomainContext, deliveryId: string): { delivery: DeliveryRow; webhook: WebhookRow } | undefined {
-  const delivery = findDelivery(ctx.db, deliveryId);
-  if (!delivery || delivery.status !== "pending") return undefined;
-  const webhook = findWebhookById(ctx.db, delivery.webhook_id);
-  if (!webhook || webhook.deleted_at !== null || webhook.enabled !== 1) {
+/** The delivery, its endpoint and event when an attempt is still due; undefined when it is not. */
+function dueWork(ctx: DomainContext, deliveryId: string): AttemptWork | undefined {
+  const work = findAttemptWork(ctx.db, deliveryId);
+  if (!work || work.status !== "pending") return undefined;
+  if (work.deleted_at !== null || work.enabled !== 1) {
     // Delete and pause abandon pending deliveries already; this covers any that slipped through.
-    ctx.db.transaction(() => abandonPendingDeliveries(ctx, delivery.webhook_id, ctx.clock.now()));
+    ctx.db.transaction(() => abandonPendingDeliveries(ctx, work.webhook_id, ctx.clock.now()));
     return undefined;
   }
-  return { delivery, webhook };
+  return work;
+}
+
+/** POSTs over the endpoint's kept-alive connections, or through an injected fetch (tests). */
+function post(ctx: DomainContext, options: PostOptions): Promise<PostOutcome> {
+  return ctx.fetch ? postWebhook(ctx.fetch, options) : postOverPool(connectionsOf(ctx), options);
 }
 
 /**
  * The job of one delivery attempt (spec section 6, SANDBOX.md section 5). It resolves the
- * endpoint's host again, reads the secret in force now, POSTs the event's payload exactly as
- * stored, then records the attempt and schedules the next rung of the retry ladder.
+ * endpoint's host again (a name only: an IP or loopback host needs no lookup), reads the secret
+ * in force now, POSTs the event's payload exactly as stored, and hands back the record of the
+ * attempt with the next rung of the retry ladder, which the scheduler writes in a batch.
  */
-export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery_id: string }, run: JobRun): Promise<void> {
+export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery_id: string }, run: JobRun): Promise<JobCompletion | void> {
   // --- Still due? (this part runs inside the scheduler's transaction) ---
-  let due = pendingAttempt(ctx, payload.delivery_id);
-  if (!due) return;
+  let work = dueWork(ctx, payload.delivery_id);
+  if (!work) return;
   // The rung of the ladder this attempt is (resends made by hand are not counted).
-  const n = due.delivery.attempt_count + 1;
+  const n = work.attempt_count + 1;
   const startedAt = ctx.clock.now();
   const wallStart = ctx.wallNow();
 
-  // --- Resolve the host again; a PATCHed URL is checked before it is used ---
-  let target = await checkDeliveryTarget(ctx, due.webhook.url);
-  for (;;) {
-    if (run.signal.aborted) return;
-    const current = pendingAttempt(ctx, payload.delivery_id);
-    if (!current) return;
-    const checkedUrl = due.webhook.url;
-    due = current;
-    if (current.webhook.url === checkedUrl) break;
-    target = await checkDeliveryTarget(ctx, current.webhook.url);
+  // --- Resolve a name again; a URL PATCHed meanwhile is checked before it is used ---
+  let target: DeliveryTarget | undefined = deliveryTargetAtOnce(ctx, work.url);
+  if (!target) {
+    target = await checkDeliveryTarget(ctx, work.url);
+    for (;;) {
+      if (run.signal.aborted) return;
+      const current = dueWork(ctx, payload.delivery_id);
+      if (!current) return;
+      const checkedUrl = work.url;
+      work = current;
+      if (current.url === checkedUrl) break;
+      target = await checkDeliveryTarget(ctx, current.url);
+    }
   }
 
-  const event = findEvent(ctx.db, due.delivery.event_id);
-  const outcome = await attemptDelivery(ctx, { target, url: due.webhook.url, secret: due.webhook.secret, event, n: countAttempts(ctx.db, payload.delivery_id) + 1, signal: run.signal });
+  // Nothing is delivered before the transaction that emitted it committed (the outbox).
+  if (!isDeliveryCommitted(ctx, payload.delivery_id)) {
+    await ctx.db.urgentCommitted();
+    if (run.signal.aborted) return;
+  }
+  const event = work.payload === null ? undefined : { id: work.event_id, payload: work.payload };
+  const outcome = await attemptDelivery(ctx, { target, url: work.url, secret: work.secret, event, n: work.attempts_made + 1, signal: run.signal });
   if (!outcome || run.signal.aborted) return;
 
-  // --- Record the attempt and what comes next, in one transaction ---
+  // --- The record of the attempt and what comes next, written with the job's removal ---
   const durationMs = Math.max(0, Math.round(ctx.wallNow() - wallStart));
-  const accountId = due.delivery.account_id;
-  ctx.db.transaction(() => recordAttempt(ctx, payload.delivery_id, { n, startedAt, durationMs, outcome }));
-  const view = deliveryView(ctx, payload.delivery_id);
-  if (view) ctx.db.afterCommit(() => ctx.bus.publish("delivery", { accountId, delivery: view }));
+  const accountId = work.account_id;
+  return () => recordAttempt(ctx, payload.delivery_id, accountId, { n, startedAt, durationMs, outcome });
 }
 
 /** A resend is made for a request that waits for it: nothing cancels it but its own timeout. */
@@ -80,7 +90,7 @@ export interface AttemptPlan {
   target: DeliveryTarget;
   url: string;
   secret: string;
-  event: EventRow | undefined;
+  event: { id: string; payload: string } | undefined;
   /** The attempt's place among the delivery's attempts (`X-Msgctl-Attempt`). */
   n: number;
   signal?: AbortSignal;
@@ -99,7 +109,7 @@ export async function attemptDelivery(ctx: DomainContext, plan: AttemptPlan): Pr
   if (!event) return { result: "dropped", statusCode: null, error: "dropped: the event no longer exists" };
   const timestamp = Math.floor(ctx.wallNow() / 1000);
   const signature = signatureHeader(plan.secret, timestamp, event.payload);
-  const posted = await postWebhook(ctx.fetch, {
+  const posted = await post(ctx, {
     url: plan.url,
     body: event.payload,
     headers: {
@@ -128,6 +138,7 @@ function triggerAfter(outcome: Outcome, n: number): DeliveryTrigger {
 function recordAttempt(
   ctx: DomainContext,
   deliveryId: string,
+  accountId: string,
   attempt: { n: number; startedAt: number; durationMs: number; outcome: Outcome },
 ): void {
   const { n, startedAt, durationMs, outcome } = attempt;
@@ -153,4 +164,8 @@ function recordAttempt(
     next = { at, jobId: scheduleJob(ctx, ATTEMPT_JOB, { delivery_id: deliveryId }, at) };
   }
   applyDeliveryTransition(ctx, delivery, trigger, { attemptCount: n, next, at: now });
+  // Views are built only for live listeners (webhooks listen, the inspector).
+  if (!ctx.bus.has("delivery")) return;
+  const view = deliveryView(ctx, deliveryId);
+  if (view) ctx.db.afterCommit(() => ctx.bus.publish("delivery", { accountId, delivery: view }));
 }

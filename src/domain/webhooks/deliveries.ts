@@ -14,7 +14,7 @@ import {
   type DeliveryRow,
 } from "../../store/webhook-deliveries.js";
 import { findWebhookById, listEnabledWebhooks } from "../../store/webhooks.js";
-import { nextListTime, scheduleJob, type DomainContext, type EmittedEvent } from "../core/index.js";
+import { cacheOf, nextListTime, scheduleJob, type DomainContext, type EmittedEvent } from "../core/index.js";
 import { applyDeliveryTransition, DELIVERY_TRANSITIONS } from "./delivery-states.js";
 
 /** The scheduler job kind of one delivery attempt. */
@@ -65,14 +65,47 @@ export function deliveryView(ctx: DomainContext, id: string): DeliveryView | und
 
 // --- Fan-out (runs inside every event's transaction) ---
 
+/** An enabled endpoint and the event names it subscribes to. */
+interface Subscriber {
+  id: string;
+  events: ReadonlySet<string>;
+}
+
+const SUBSCRIBERS = "webhook-subscribers";
+
+/** The account's enabled endpoints in creation order, remembered until they change (every event asks). */
+function subscribersOf(ctx: DomainContext, accountId: string): readonly Subscriber[] {
+  const cache = cacheOf<string, Subscriber[]>(ctx, SUBSCRIBERS);
+  let found = cache.get(accountId);
+  if (!found) {
+    found = listEnabledWebhooks(ctx.db, accountId).map((row) => ({ id: row.id, events: new Set(JSON.parse(row.events) as string[]) }));
+    cache.set(accountId, found);
+  }
+  return found;
+}
+
+const UNCOMMITTED = "webhook-uncommitted-deliveries";
+
+/** True once the transaction that created a delivery (and emitted its event) committed. */
+export function isDeliveryCommitted(ctx: DomainContext, id: string): boolean {
+  return !cacheOf<string, true>(ctx, UNCOMMITTED).has(id);
+}
+
+/** Forgets an account's endpoints after a write to one of them (create, PATCH, delete). */
+export function forgetSubscribers(ctx: DomainContext, accountId: string): void {
+  cacheOf(ctx, SUBSCRIBERS).delete(accountId);
+}
+
 /**
  * Creates one delivery and its first-attempt job for every enabled endpoint of the event's
  * account that subscribes to its type (spec section 6). The webhooks module's fan-out.
  */
 export function fanOutToWebhooks(ctx: DomainContext, event: EmittedEvent): void {
+  const subscribers = subscribersOf(ctx, event.accountId);
+  if (subscribers.length === 0) return;
   const now = ctx.clock.now();
-  for (const webhook of listEnabledWebhooks(ctx.db, event.accountId)) {
-    if (!(JSON.parse(webhook.events) as string[]).includes(event.type)) continue;
+  for (const webhook of subscribers) {
+    if (!webhook.events.has(event.type)) continue;
     const id = ctx.ids.uuid();
     const recordedAt = nextListTime(ctx, "deliveries", event.accountId);
     const jobId = scheduleJob(ctx, ATTEMPT_JOB, { delivery_id: id }, now, laneOf(webhook.id));
@@ -89,6 +122,10 @@ export function fanOutToWebhooks(ctx: DomainContext, event: EmittedEvent): void 
       created_at: recordedAt,
       updated_at: recordedAt,
     });
+    // Its first attempt may be read before this batch commits: it waits for the commit then.
+    const uncommitted = cacheOf<string, true>(ctx, UNCOMMITTED);
+    uncommitted.set(id, true);
+    ctx.db.afterCommit(() => uncommitted.delete(id));
   }
 }
 

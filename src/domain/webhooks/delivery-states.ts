@@ -1,5 +1,5 @@
 import type { DeliveryStatus } from "../../contract/webhooks.js";
-import { updateDeliveryRow, type DeliveryRow } from "../../store/webhook-deliveries.js";
+import { saveDeliveryState, type DeliveryRow } from "../../store/webhook-deliveries.js";
 import type { DomainContext } from "../core/index.js";
 
 /** One row of the delivery status table: allowed from-states → to-state, and whether an attempt follows. */
@@ -50,14 +50,15 @@ export interface DeliveryChange {
  */
 export function applyDeliveryTransition(ctx: DomainContext, row: DeliveryRow, trigger: DeliveryTrigger, change: DeliveryChange): boolean {
   const transition: DeliveryTransition = DELIVERY_TRANSITIONS[trigger];
-  const counted = change.attemptCount === undefined ? {} : { attempt_count: change.attemptCount };
+  const attempt_count = change.attemptCount ?? row.attempt_count;
   if (!transition.from.includes(row.status)) {
-    updateDeliveryRow(ctx.db, row.id, { ...counted, updated_at: change.at });
+    saveDeliveryState(ctx.db, { ...row, attempt_count, updated_at: change.at });
     return false;
   }
   const next = transition.nextAttempt ? change.next : undefined;
-  updateDeliveryRow(ctx.db, row.id, {
-    ...counted,
+  saveDeliveryState(ctx.db, {
+    id: row.id,
+    attempt_count,
     status: transition.to,
     next_attempt_at: next?.at ?? null,
     job_id: next?.jobId ?? null,

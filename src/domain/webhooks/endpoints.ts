@@ -22,7 +22,7 @@ import {
   type WebhookRow,
 } from "../../store/webhooks.js";
 import { nextListTime, type DomainContext } from "../core/index.js";
-import { abandonPendingDeliveries } from "./deliveries.js";
+import { abandonPendingDeliveries, forgetSubscribers } from "./deliveries.js";
 import { checkWebhookUrl } from "./url-policy.js";
 
 export type { CreatedWebhook, WebhookWithSecret };
@@ -115,6 +115,7 @@ export async function createWebhook(
       deleted_at: null,
     };
     insertWebhook(ctx.db, row);
+    forgetSubscribers(ctx, accountId);
     if (key !== undefined) {
       saveIdempotencyKey(ctx.db, { account_id: accountId, endpoint: IDEMPOTENCY_ENDPOINT, key, resource_id: row.id, created_at: now });
     }
@@ -158,6 +159,7 @@ export async function updateWebhook(ctx: DomainContext, accountId: string, id: s
     if (Object.keys(changes).length === 0) return toWebhookView(row);
     const now = ctx.clock.now();
     updateWebhookRow(ctx.db, id, { ...changes, updated_at: now });
+    forgetSubscribers(ctx, accountId);
     if (changes.enabled === 0) abandonPendingDeliveries(ctx, id, now);
     return toWebhookView({ ...row, ...changes, updated_at: now });
   });
@@ -183,6 +185,7 @@ export function deleteWebhook(ctx: DomainContext, accountId: string, id: string)
     liveWebhookOr404(ctx, accountId, id);
     const now = ctx.clock.now();
     updateWebhookRow(ctx.db, id, { deleted_at: now, updated_at: now });
+    forgetSubscribers(ctx, accountId);
     abandonPendingDeliveries(ctx, id, now);
     return { id, deleted: true as const };
   });

@@ -7,6 +7,7 @@ import { runDeliveryAttempt } from "./attempt.js";
 import { ATTEMPT_JOB, fanOutToWebhooks } from "./deliveries.js";
 
 export { USER_AGENT } from "./attempt.js";
+export { closeWebhookConnections } from "./connections.js";
 export { DELIVERY_TRANSITIONS, type DeliveryTrigger } from "./delivery-states.js";
 export { getDelivery, listDeliveries, type AttemptView, type DeliveryView } from "./deliveries.js";
 export {
@@ -22,7 +23,7 @@ export {
   type WebhookWithSecret,
 } from "./endpoints.js";
 export { resendDelivery } from "./resend.js";
-export { postWebhook, type PostOptions, type PostOutcome } from "./http.js";
+export { postOverPool, postWebhook, type PostOptions, type PostOutcome } from "./http.js";
 export { LOOPBACK_ADDRESSES, pinnedLookup } from "./pinned-lookup.js";
 export { MAX_ATTEMPTS, RETRY_WAITS_MS, waitAfterAttempt } from "./retry-ladder.js";
 export { checkDeliveryTarget, checkWebhookUrl, type DeliveryTarget } from "./url-policy.js";

@@ -1,6 +1,6 @@
 import { AppError } from "../../lib/app-error.js";
-import { forbiddenAddressReason, parseWebhookUrl, type UrlPolicy } from "../../lib/webhook-url.js";
-import type { DomainContext } from "../core/index.js";
+import { forbiddenAddressReason, parseWebhookUrl, type UrlPolicy, type WebhookTarget } from "../../lib/webhook-url.js";
+import { cacheOf, type DomainContext } from "../core/index.js";
 import { LOOPBACK_ADDRESSES } from "./pinned-lookup.js";
 
 /** How long URL checks at creation wait for DNS before accepting the name as it is (real ms). */
@@ -64,6 +64,36 @@ export type DeliveryTarget =
   /** The name did not resolve: a failed attempt, retried on the ladder. */
   | { kind: "unresolved"; error: string };
 
+/** A URL parsed under a policy, or why the policy refuses it; remembered (every attempt parses its endpoint's URL). */
+function parsedUnderPolicy(ctx: DomainContext, href: string): WebhookTarget | { refused: string } {
+  const policy = urlPolicy(ctx);
+  const cache = cacheOf<string, WebhookTarget | { refused: string }>(ctx, "webhook-url-targets");
+  const key = `${policy.allowLoopback ? "loopback" : "strict"} ${href}`;
+  let parsed = cache.get(key);
+  if (!parsed) {
+    try {
+      parsed = parseWebhookUrl(href, policy);
+    } catch (error) {
+      parsed = { refused: (error as Error).message.replace(/^url: /, "") };
+    }
+    if (cache.size >= 1_000) cache.clear();
+    cache.set(key, parsed);
+  }
+  return parsed;
+}
+
+/**
+ * The delivery target when no DNS lookup is needed (an IP literal or a loopback name, or a URL
+ * the policy now refuses); undefined when the host is a name to resolve (checkDeliveryTarget).
+ */
+export function deliveryTargetAtOnce(ctx: DomainContext, href: string): DeliveryTarget | undefined {
+  const parsed = parsedUnderPolicy(ctx, href);
+  if ("refused" in parsed) return { kind: "drop", reason: parsed.refused };
+  if (parsed.isIp) return { kind: "ok" };
+  if (parsed.isLoopbackName) return { kind: "ok", addresses: LOOPBACK_ADDRESSES };
+  return undefined;
+}
+
 /**
  * Resolves the endpoint's host again before each attempt (spec 4.4: a delivery whose host later
  * resolves to a forbidden address is dropped). The policy is the one in force now. The addresses
@@ -71,15 +101,9 @@ export type DeliveryTarget =
  */
 export async function checkDeliveryTarget(ctx: DomainContext, href: string): Promise<DeliveryTarget> {
   const policy = urlPolicy(ctx);
-  let host: string;
-  try {
-    const target = parseWebhookUrl(href, policy);
-    if (target.isIp) return { kind: "ok" };
-    if (target.isLoopbackName) return { kind: "ok", addresses: LOOPBACK_ADDRESSES };
-    host = target.host;
-  } catch (error) {
-    return { kind: "drop", reason: (error as Error).message.replace(/^url: /, "") };
-  }
+  const atOnce = deliveryTargetAtOnce(ctx, href);
+  if (atOnce) return atOnce;
+  const host = (parsedUnderPolicy(ctx, href) as WebhookTarget).host;
   const resolved = await resolveWithin(ctx, host, ctx.settings.webhookTimeoutMs);
   if ("error" in resolved) return { kind: "unresolved", error: `cannot resolve ${host} (${resolved.error})` };
   const { addresses } = resolved;

@@ -7,6 +7,7 @@ import * as attachments from "./0005-attachments.js";
 import * as conversations from "./0006-conversations.js";
 import * as deliveryResends from "./0007-delivery-resends.js";
 import * as attemptSignatures from "./0008-attempt-signatures.js";
+import * as speed from "./0009-speed.js";
 
 /** Every migration, in order. Names are sorted by kysely, so keep the numeric prefixes. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   "0006-conversations": conversations,
   "0007-delivery-resends": deliveryResends,
   "0008-attempt-signatures": attemptSignatures,
+  "0009-speed": speed,
 };
 
 /** Brings a database up to the newest schema; throws with kysely's error when a migration fails. */

@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { BoundJobHandler, JobCompletion } from "../../src/domain/core/index.js";
+import { openClock, type SchedulerClock } from "../../src/scheduler/clock.js";
+import { Scheduler } from "../../src/scheduler/scheduler.js";
+import { openDatabase, type Db } from "../../src/store/database.js";
+import { insertJob, listJobs } from "../../src/store/jobs.js";
+
+const T0 = 1_700_000_000_000;
+
+describe("the scheduler's batches (bench/README.md)", () => {
+  let db: Db;
+  let clock: SchedulerClock;
+  let scheduler: Scheduler | undefined;
+  const schedule = (kind: string, dueAt: number, payload: unknown = null, lane?: string) =>
+    insertJob(db, { kind, payload, due_at: dueAt, lane, created_at: clock.now() });
+  const meta = () => db.all(db.q.selectFrom("meta").select("key").orderBy("key")).map((row) => row.key);
+  const put = (key: string) => db.run(db.q.insertInto("meta").values({ key, value: "v" }));
+  const start = (handlers: Record<string, BoundJobHandler>, options: { maxInFlight?: number; onJobError?: () => void } = {}) => {
+    scheduler = new Scheduler({ db, clock, handlers, ...options });
+    return scheduler;
+  };
+
+  beforeEach(async () => {
+    db = await openDatabase(":memory:");
+    clock = openClock(db, "manual", T0);
+  });
+  afterEach(async () => {
+    await scheduler?.stop();
+    scheduler = undefined;
+    db.close();
+  });
+
+  it("writes an async job's completion with the removal of its job, in the order the jobs finished", async () => {
+    const order: string[] = [];
+    const handlers: Record<string, BoundJobHandler> = {
+      slow: async (payload) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return () => (order.push(String(payload)), put(`done ${payload}`));
+      },
+      fast: async (payload): Promise<JobCompletion> => () => (order.push(String(payload)), put(`done ${payload}`)),
+    };
+    schedule("slow", T0, "slow one");
+    schedule("fast", T0, "fast one");
+    await start(handlers).advance(0);
+    expect(order).toEqual(["fast one", "slow one"]);
+    expect(meta()).toEqual(["done fast one", "done slow one"]);
+    expect(listJobs(db)).toEqual([]);
+  });
+
+  it("a completion that throws fails its job and undoes only its own writes", async () => {
+    const errors: string[] = [];
+    const handlers: Record<string, BoundJobHandler> = {
+      ok: async (payload) => () => put(String(payload)),
+      bad: async () => () => {
+        put("half-written");
+        throw new Error("record broken");
+      },
+    };
+    schedule("ok", T0, "before");
+    schedule("bad", T0);
+    schedule("ok", T0, "after");
+    await start(handlers, { onJobError: () => errors.push("failed") }).advance(0);
+    expect(meta()).toEqual(["after", "before"]);
+    expect(errors).toEqual(["failed"]);
+    expect(listJobs(db).map((job) => [job.kind, job.status])).toEqual([["bad", "failed"]]);
+  });
+
+  it("in an advance, async jobs without a lane due at one instant run side by side, laned ones one at a time", async () => {
+    let active = { free: 0, laned: 0 };
+    const most = { free: 0, laned: 0 };
+    const track = (kind: "free" | "laned"): BoundJobHandler => async () => {
+      active = { ...active, [kind]: active[kind] + 1 };
+      most[kind] = Math.max(most[kind], active[kind]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      active = { ...active, [kind]: active[kind] - 1 };
+    };
+    for (let i = 0; i < 10; i++) schedule("free", T0 + 100);
+    for (let i = 0; i < 10; i++) schedule("laned", T0 + 100, i, `lane-${i % 2}`);
+    await start({ free: track("free"), laned: track("laned") }, { maxInFlight: 4 }).advance(100);
+    expect(most).toEqual({ free: 4, laned: 1 });
+    expect(listJobs(db)).toEqual([]);
+  });
+
+  it("the tick loop runs free jobs while a lane has hundreds of jobs waiting behind a slow one", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const ran: string[] = [];
+    for (let i = 0; i < 300; i++) schedule("laned", T0, i, "webhook:busy");
+    const s = start({
+      laned: async () => {
+        await gate;
+      },
+      free: () => void ran.push("free"),
+    });
+    s.start();
+    s.wake();
+    await until(() => listJobs(db, "running").length === 1);
+    schedule("free", T0);
+    s.wake(T0);
+    await until(() => ran.length === 1);
+    expect(listJobs(db, "pending").filter((job) => job.kind === "laned")).toHaveLength(299);
+    release();
+    await until(() => listJobs(db).length === 0);
+  });
+});
+
+/** Yields to the event loop until `condition` holds (no wall-clock sleeps). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 100_000 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
+  if (!condition()) throw new Error("condition never held");
+}
