@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
 import { buildInspector } from "./build-inspector.mjs";
+import { parsedDefaultFixture } from "./default-fixture.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const OUT = join(ROOT, "dist/bin");
@@ -88,6 +89,7 @@ await build({
   define: {
     "import.meta.url": "__msgctlImportMetaUrl",
     __MSGCTL_VERSION__: JSON.stringify(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version),
+    __MSGCTL_DEFAULT_FIXTURE__: JSON.stringify(await parsedDefaultFixture()),
   },
   banner: { js: "const __msgctlImportMetaUrl = require('node:url').pathToFileURL(process.execPath).href;" },
   plugins: [carriedPackages],

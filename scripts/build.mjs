@@ -4,6 +4,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 import { buildInspector } from "./build-inspector.mjs";
+import { parsedDefaultFixture } from "./default-fixture.mjs";
 
 // Stale chunks from earlier builds would be loaded by nothing but still shipped.
 rmSync("dist/chunks", { recursive: true, force: true });
@@ -24,7 +25,10 @@ await build({
   keepNames: true,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
-  define: { __MSGCTL_VERSION__: JSON.stringify(JSON.parse(readFileSync("package.json", "utf8")).version) },
+  define: {
+    __MSGCTL_VERSION__: JSON.stringify(JSON.parse(readFileSync("package.json", "utf8")).version),
+    __MSGCTL_DEFAULT_FIXTURE__: JSON.stringify(await parsedDefaultFixture()),
+  },
   logLevel: "warning",
 });
 

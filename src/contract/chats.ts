@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { graphemeCount } from "../lib/graphemes.js";
 import { pageQuery, timestamp, uuid } from "./common.js";
 
 /** The Chat resource (spec section 2): one-to-one threads and groups. */
@@ -21,8 +22,6 @@ export type ChatResource = z.output<typeof chatResource>;
 /** GET /v1/chats query. */
 export const listChatsQuery = pageQuery;
 
-const segmenter = new Intl.Segmenter("en", { granularity: "grapheme" });
-
 /** Group title limit (spec section 8): 100 characters, counted as people see them (grapheme clusters). */
 export const TITLE_MAX = 100;
 
@@ -31,7 +30,7 @@ export const groupTitle = z
   .string()
   .min(1, "must not be empty")
   .max(TITLE_MAX * 10, `must be at most ${TITLE_MAX} characters`)
-  .refine((value) => [...segmenter.segment(value)].length <= TITLE_MAX, `must be at most ${TITLE_MAX} characters`);
+  .refine((value) => graphemeCount(value) <= TITLE_MAX, `must be at most ${TITLE_MAX} characters`);
 
 /** Group addresses on create (spec section 8): 2 to 31 recipients. */
 export const GROUP_ADDRESSES = Object.freeze({ min: 2, max: 31 });

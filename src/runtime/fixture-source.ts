@@ -20,8 +20,13 @@ export function defaultFixturePath(): string {
   return resolve(here, "../../fixtures/default.json");
 }
 
-/** The shipped fixture, validated: carried inside the single binary, else read from the package. */
+/** The shipped fixture as the builds parsed it (scripts/default-fixture.mjs); absent when running the sources. */
+declare const __MSGCTL_DEFAULT_FIXTURE__: Fixture | undefined;
+
+/** The shipped fixture, validated: at build time in a build, else carried inside the single binary or read from the package. */
 export function loadDefaultFixture(): Fixture {
+  // A copy: esbuild shares one object for the define, and a sandbox may be started twice.
+  if (typeof __MSGCTL_DEFAULT_FIXTURE__ !== "undefined") return structuredClone(__MSGCTL_DEFAULT_FIXTURE__);
   const carried = binaryAsset("default.json");
   if (carried) return parseFixtureText(carried.toString("utf8"), "the default fixture");
   return loadFixtureFile(defaultFixturePath());

@@ -68,3 +68,12 @@ describe("fixture file (SANDBOX.md section 2)", () => {
     expect(() => parseFixtureText("{ nope", "broken.json")).toThrow(/^broken\.json: not valid JSON/);
   });
 });
+
+describe("the shipped fixture parsed at build time (scripts/default-fixture.mjs)", () => {
+  it("is what parsing fixtures/default.json at start-up gives", async () => {
+    // @ts-expect-error a build script, plain JavaScript
+    const { parsedDefaultFixture } = await import("../../scripts/default-fixture.mjs");
+    const atBuild = await parsedDefaultFixture();
+    expect(atBuild).toEqual(JSON.parse(JSON.stringify(parseFixtureText(readFileSync("fixtures/default.json", "utf8"), "default.json"))));
+  }, 30_000);
+});

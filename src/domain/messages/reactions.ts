@@ -1,10 +1,10 @@
 import { invalidRequest } from "../../lib/app-error.js";
 import { INPUT_LIMITS } from "../../lib/bounded-input.js";
+import { graphemeCount } from "../../lib/graphemes.js";
 
 /** The named reactions (tapbacks) of spec 4.3. */
 export const NAMED_REACTIONS = ["love", "like", "dislike", "laugh", "emphasize", "question"] as const;
 
-const segmenter = new Intl.Segmenter("en", { granularity: "grapheme" });
 // A pictograph, a flag (regional indicator pair) or a keycap (digit + U+20E3).
 const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u;
 
@@ -13,8 +13,7 @@ export function isValidReaction(value: string): boolean {
   if ((NAMED_REACTIONS as readonly string[]).includes(value)) return true;
   // Segmenting costs far more than linear time and memory: never segment more than one emoji's worth.
   if (value.length > INPUT_LIMITS.reaction) return false;
-  const graphemes = [...segmenter.segment(value)];
-  return graphemes.length === 1 && EMOJI.test(value);
+  return graphemeCount(value) === 1 && EMOJI.test(value);
 }
 
 /** Throws 400 invalid_request naming `field` unless the value is a valid reaction (spec 4.3). */
