@@ -3,7 +3,8 @@
 // msgctl runs it) and `node bin/msgctl`, each beside bare `node -e 0` measured in the same run.
 //   node bench/startup.mjs [runs]        targets: binary ≤ 200 ms, npx ≤ 250 ms
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -13,8 +14,19 @@ const SERVE = ["serve", "--json", "--quiet", "--port", "0", "--otp-port", "0", "
 const BINARY = join(ROOT, "dist/bin/msgctl");
 const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
 
+/** A project whose only bin is a no-op: `npx` of it is npm's own floor, the least `npx msgctl` can take. */
+function noopProject() {
+  const dir = mkdtempSync(join(tmpdir(), "msgctl-npx-floor-"));
+  mkdirSync(join(dir, "node_modules/.bin"), { recursive: true });
+  writeFileSync(join(dir, "package.json"), '{"name":"npx-floor","version":"1.0.0"}\n');
+  writeFileSync(join(dir, "node_modules/.bin/noop"), "#!/usr/bin/env node\n");
+  chmodSync(join(dir, "node_modules/.bin/noop"), 0o755);
+  return dir;
+}
+
 const variants = {
   "bare node -e 0": { command: process.execPath, args: ["-e", "0"], serves: false },
+  "npx of a no-op bin": { command: NPX, args: ["--no-install", "noop"], serves: false, cwd: noopProject() },
   "binary (dist/bin/msgctl)": { command: BINARY, args: SERVE, serves: true, needs: BINARY },
   "npx msgctl": { command: NPX, args: ["--no-install", "msgctl", ...SERVE], serves: true },
   "node bin/msgctl": { command: process.execPath, args: [join(ROOT, "bin/msgctl"), ...SERVE], serves: true },
@@ -31,10 +43,10 @@ async function healthy(url) {
 }
 
 /** Milliseconds from spawn to exit (bare node) or to both hosts answering `/healthz` 200. */
-function once({ command, args, serves }) {
+function once({ command, args, serves, cwd = ROOT }) {
   const started = process.hrtime.bigint();
   // Its own process group: npx runs msgctl as a child of npm, and both must stop.
-  const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"], detached: true });
+  const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "inherit"], detached: true });
   const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
   return new Promise((done, fail) => {
     if (!serves) {

@@ -6,11 +6,12 @@
 //   npm run build:binary            → dist/bin/msgctl
 import { execFileSync } from "node:child_process";
 import { copyFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire, Module } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
 import { buildInspector } from "./build-inspector.mjs";
 import { parsedDefaultFixture } from "./default-fixture.mjs";
+import { trainCodeCache } from "./train-code-cache.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const OUT = join(ROOT, "dist/bin");
@@ -96,18 +97,23 @@ await build({
   logLevel: "warning",
 });
 
-// --- 2. The blob: code, code cache, assets ---
+// --- 2. The blob: a small loader, the bundle and its trained code cache, assets ---
+// The bundle is wrapped as a CommonJS module; scripts/sea-loader.cjs runs it with the cache.
+writeFileSync(join(WORK, "app.js"), Module.wrap(readFileSync(join(WORK, "msgctl.js"), "utf8")));
 // The inspector's page rides as `inspector/<file>` assets (src/server/inspector-files.ts serves them).
 const inspectorFiles = await buildInspector();
 const assets = {
+  "app.js": join(WORK, "app.js"),
   "better_sqlite3.node": join(dirname(require.resolve("better-sqlite3/package.json")), "build/Release/better_sqlite3.node"),
   "default.json": join(ROOT, "fixtures/default.json"),
   "packages.bin": packCarried(),
   ...Object.fromEntries(inspectorFiles.map((name) => [`inspector/${name}`, join(ROOT, "dist/inspector", name)])),
 };
+trainCodeCache(assets["app.js"], join(WORK, "app.cache"), assets);
+assets["app.cache"] = join(WORK, "app.cache");
 writeFileSync(
   join(WORK, "sea-config.json"),
-  JSON.stringify({ main: join(WORK, "msgctl.js"), output: join(WORK, "sea-prep.blob"), disableExperimentalSEAWarning: true, useCodeCache: true, assets }, null, 2),
+  JSON.stringify({ main: join(ROOT, "scripts/sea-loader.cjs"), output: join(WORK, "sea-prep.blob"), disableExperimentalSEAWarning: true, assets }, null, 2),
 );
 execFileSync(process.execPath, ["--experimental-sea-config", join(WORK, "sea-config.json")], { stdio: "inherit" });
 

@@ -1,4 +1,4 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -95,5 +95,11 @@ describe("the single binary", () => {
 
   it("answers --version", () => {
     expect(execFileSync(BINARY, ["--version"], { env, encoding: "utf8" }).trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("starts from the code cache trained at build time: V8 accepts it", () => {
+    const run = spawnSync(BINARY, ["--version"], { env: { ...env, MSGCTL_CODE_CACHE: "report" }, encoding: "utf8" });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain("code cache: accepted");
   });
 });
