@@ -1,7 +1,7 @@
 // The reference for the stored-message benchmark: the same pages read with raw better-sqlite3
-// from the same file, with only what the response needs (the page's rows, and per row the
-// lookups msgctl's views make: a group message's receipts, a message's attachments, a group
-// chat's members), serialised with JSON.stringify. Used in-process (raw query time) and behind a
+// from the same file, with only what the response needs (the columns a message or chat shows,
+// and per row the lookups msgctl's views make: a group message's receipts, a message's
+// attachments, a group chat's title and members), serialised with JSON.stringify. Used in-process (raw query time) and behind a
 // bare node:http server (`node bench/stored-reference.mjs FILE`: prints its URL, serves until killed).
 import { createServer } from "node:http";
 import Database from "better-sqlite3";
@@ -10,12 +10,14 @@ import Database from "better-sqlite3";
 export function openReference(path) {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   const prepare = (sql) => db.prepare(sql);
-  const byAccount = prepare("SELECT * FROM messages WHERE account_id = ? AND created_at < ? ORDER BY created_at DESC LIMIT ?");
-  const byConversation = prepare("SELECT * FROM messages WHERE conversation_id = ? AND created_at < ? ORDER BY created_at DESC LIMIT ?");
+  // The columns of a Message resource (spec 4.3); a careful hand-written server reads no more.
+  const shown = "id, conversation_id, direction, status, channel, text, effect, reply_to, error, metadata, has_attachments, sent_at, delivered_at, read_at, edited_at, created_at";
+  const byAccount = prepare(`SELECT ${shown} FROM messages WHERE account_id = ? AND created_at < ? ORDER BY created_at DESC LIMIT ?`);
+  const byConversation = prepare(`SELECT ${shown} FROM messages WHERE conversation_id = ? AND created_at < ? ORDER BY created_at DESC LIMIT ?`);
   const groupMessage = prepare("SELECT 1 FROM group_messages WHERE message_id = ?").pluck();
   const receipts = prepare("SELECT handle, delivered_at, read_at FROM group_receipts WHERE message_id = ? ORDER BY position");
   const attachments = prepare("SELECT * FROM attachments WHERE message_id = ? ORDER BY position");
-  const chats = prepare("SELECT * FROM conversations WHERE account_id = ? AND last_message_at < ? ORDER BY last_message_at DESC LIMIT ?");
+  const chats = prepare("SELECT id, from_handle, remote_handle, is_group, title, group_id, last_message_at, created_at, updated_at FROM conversations WHERE account_id = ? AND last_message_at < ? ORDER BY last_message_at DESC LIMIT ?");
   const members = prepare("SELECT handle FROM chat_group_members WHERE group_id = ? ORDER BY position").pluck();
   const groupTitle = prepare("SELECT title FROM chat_groups WHERE id = ?").pluck();
   const page = (rows, limit) => ({ data: rows.slice(0, limit), has_more: rows.length > limit });

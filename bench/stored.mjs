@@ -144,7 +144,8 @@ async function concurrent(msgctlBase, referenceBase, account) {
   return { msgctl, reference_http: reference, ratio_rps: round(msgctl.rps / reference.rps), load: load() };
 }
 
-const serveArgs = (db) => [BIN, "serve", "--json", "--quiet", "--port", "0", "--otp-port", "0", "--no-state-file", "--clock", "manual", "--db", db];
+/** serve's arguments; BENCH_SERVE_ARGS adds node flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). */
+const serveArgs = (db) => [...(process.env.BENCH_SERVE_ARGS?.split(" ").filter(Boolean) ?? []), BIN, "serve", "--json", "--quiet", "--port", "0", "--otp-port", "0", "--no-state-file", "--clock", "manual", "--db", db];
 
 /** Spawn of serve to the first 200 of GET /v1/messages (the first page), median of `runs`. */
 async function startupOn(db, runs = 3) {
@@ -183,12 +184,15 @@ export async function stored() {
 
   const { child, line } = await spawnFirstLine(serveArgs(path));
   const msgctlBase = JSON.parse(line).base_url;
+  const idle = vmStatus(child.pid);
   const reference = await spawnFirstLine([join(ROOT, "bench/stored-reference.mjs"), path]);
   const inProcess = openReference(path);
   try {
     result.sequential = await measureCases(cases, msgctlBase, reference.line, inProcess);
     result.concurrent_first_page = await concurrent(msgctlBase, reference.line, cases["messages, first page"][0][1].account);
-    result.rss = { msgctl: vmStatus(child.pid), reference_http: vmStatus(reference.child.pid), target_mb: 200 };
+    result.rss = { msgctl: vmStatus(child.pid), msgctl_at_start_mb: idle.rss_mb, reference_http: vmStatus(reference.child.pid), target_mb: 200 };
+    console.error(`  8 connections, first page: msgctl ${result.concurrent_first_page.msgctl.rps} req/s (p99 ${result.concurrent_first_page.msgctl.p99} ms), reference ${result.concurrent_first_page.reference_http.rps} req/s (p99 ${result.concurrent_first_page.reference_http.p99} ms)`);
+    console.error(`  serve RSS: ${idle.rss_mb} MB at start, ${result.rss.msgctl.rss_mb} MB after the load, peak ${result.rss.msgctl.peak_rss_mb} MB (reference ${result.rss.reference_http.peak_rss_mb} MB)`);
     const worst = Math.max(...Object.values(result.sequential).map((r) => r.msgctl.p99));
     result.worst_p99_ms = worst;
     result.targets_met = { p99_5ms: worst <= 5, rss_200mb: result.rss.msgctl.peak_rss_mb <= 200 };
