@@ -2,14 +2,14 @@ import type { Channel } from "../../contract/common.js";
 import type { MessageResource, MessageStatus } from "../../contract/messages.js";
 import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import { findGroupMessage, listReceipts } from "../../store/group-messages.js";
-import type { MessageRow } from "../../store/messages.js";
+import type { MessageRow, MessageViewRow } from "../../store/messages.js";
 import { listMessageAttachments } from "../attachments/index.js";
 import type { DomainContext, EventFields } from "../core/index.js";
 
 export type { MessageResource, MessageStatus };
 
 /** A message row as the API shows it; an outbound group message adds its members' receipts. */
-export function toMessage(ctx: DomainContext, row: MessageRow): MessageResource {
+export function toMessage(ctx: DomainContext, row: MessageViewRow): MessageResource {
   const message: MessageResource = {
     id: row.id,
     conversation_id: row.conversation_id,
