@@ -1,7 +1,7 @@
-import type { Selectable, Updateable } from "kysely";
+import type { Kysely, Selectable, Updateable } from "kysely";
 import { compileOnce } from "./compiled-query.js";
 import type { Db } from "./database.js";
-import type { MessagesTable } from "./schema.js";
+import type { Database, MessagesTable } from "./schema.js";
 
 /** A message row as read back. */
 export type MessageRow = Selectable<MessagesTable>;
@@ -79,15 +79,26 @@ const VIEW_COLUMNS = [
 /** A message row with the columns its resource shows. */
 export type MessageViewRow = Pick<MessageRow, (typeof VIEW_COLUMNS)[number]>;
 
+/** A row of a page: whether the message is a copy of a group message comes with it (1 or 0). */
+export type MessagePageRow = MessageViewRow & { in_group: number };
+
 /** Before every message: a page without a cursor shares the cursor's SQL. */
 const NO_CURSOR = Number.MAX_SAFE_INTEGER;
 
-const pageOfAccount = compileOnce<[string, number, number], MessageViewRow>((q, arg) =>
-  q.selectFrom("messages").select(VIEW_COLUMNS).where("account_id", "=", arg(0)).where("created_at", "<", arg(1)).orderBy("created_at", "desc").limit(arg(2)),
+// Asked inside the page's SQL rather than per row afterwards: a page of outbound messages
+// otherwise paid a statement per row to learn which list receipts.
+const pageColumns = (q: Kysely<Database>) =>
+  q
+    .selectFrom("messages")
+    .select(VIEW_COLUMNS)
+    .select((eb) => eb.exists(eb.selectFrom("group_messages").select("group_messages.message_id").whereRef("group_messages.message_id", "=", "messages.id")).as("in_group"));
+
+const pageOfAccount = compileOnce<[string, number, number], MessagePageRow>((q, arg) =>
+  pageColumns(q).where("account_id", "=", arg(0)).where("created_at", "<", arg(1)).orderBy("created_at", "desc").limit(arg(2)),
 );
 
-const pageOfConversation = compileOnce<[string, number, number], MessageViewRow>((q, arg) =>
-  q.selectFrom("messages").select(VIEW_COLUMNS).where("conversation_id", "=", arg(0)).where("created_at", "<", arg(1)).orderBy("created_at", "desc").limit(arg(2)),
+const pageOfConversation = compileOnce<[string, number, number], MessagePageRow>((q, arg) =>
+  pageColumns(q).where("conversation_id", "=", arg(0)).where("created_at", "<", arg(1)).orderBy("created_at", "desc").limit(arg(2)),
 );
 
 /** The account's messages, newest first, optionally in one conversation and before a created_at. */
@@ -95,7 +106,7 @@ export function listMessageRows(
   db: Db,
   accountId: string,
   options: { conversationId?: string; before?: number; limit: number },
-): MessageViewRow[] {
+): MessagePageRow[] {
   const before = options.before ?? NO_CURSOR;
   return db.all(options.conversationId ? pageOfConversation(options.conversationId, before, options.limit) : pageOfAccount(accountId, before, options.limit));
 }
