@@ -202,5 +202,14 @@ export async function stored() {
     await stop(reference.child);
   }
   result.load_after = load();
+  console.error(markdownTable(result));
   return result;
+}
+
+/** The sequential figures as the table bench/README.md records. */
+function markdownTable(result) {
+  const rows = Object.entries(result.sequential).map(
+    ([label, r]) => `| ${label} | ${r.msgctl.p50} / ${r.msgctl.p99} | ${r.reference_http.p50} / ${r.reference_http.p99} | ${r.raw_query.p50} / ${r.raw_query.p99} | ×${r.ratio_p50} / ×${r.ratio_p99} |`,
+  );
+  return ["| query (page of 50) | msgctl p50 / p99 ms | bare node:http + SQLite p50 / p99 ms | raw SQLite in-process p50 / p99 ms | ratio to node:http p50 / p99 |", "|---|---|---|---|---|", ...rows].join("\n");
 }
