@@ -7,6 +7,7 @@ import { advanceToRead } from "./advance.mjs";
 import { ROOT } from "./common.mjs";
 import { advanceWithWebhook, realClockLatency } from "./delivery.mjs";
 import { startup, throughput } from "./send.mjs";
+import { stored } from "./stored.mjs";
 
 const BENCHMARKS = {
   /** POST /v1/messages vs the floor (node:http + one prepared insert). Target ≥ 0.8×. */
@@ -21,6 +22,8 @@ const BENCHMARKS = {
   "delivery-500": () => advanceWithWebhook(500),
   /** Real clock, 1,000 events/s to one receiver: emit → arrival. Target p99 ≤ 50 ms, none dropped. */
   realtime: realClockLatency,
+  /** 1,000,000 stored messages: pages of GET /v1/messages and /v1/chats vs raw SQLite. Target p99 ≤ 5 ms, RSS ≤ 200 MB. */
+  stored,
 };
 
 const asked = process.argv.slice(2);

@@ -99,11 +99,28 @@ export function isParticipant(db: Db, conversationId: string, handle: string): b
   );
 }
 
+/** The columns a Chat resource shows (domain/conversations/chats.ts): a page reads no more. */
+const CHAT_COLUMNS = [
+  "id", "from_handle", "remote_handle", "is_group", "title", "group_id", "last_message_at", "created_at", "updated_at",
+] as const satisfies readonly (keyof ConversationsTable)[];
+
+/** A conversation row with the columns its Chat resource shows. */
+export type ChatViewRow = Pick<ConversationRow, (typeof CHAT_COLUMNS)[number]>;
+
+const chatPage = compileOnce<[string, number, number], ChatViewRow>((q, arg) =>
+  q
+    .selectFrom("conversations")
+    .select(CHAT_COLUMNS)
+    .where("account_id", "=", arg(0))
+    .where("last_message_at", "<", arg(1))
+    .orderBy("last_message_at", "desc")
+    .limit(arg(2)),
+);
+
 /** The account's conversations, newest activity first, before a last_message_at cursor. */
-export function listConversationRows(db: Db, accountId: string, options: { before?: number; limit: number }): ConversationRow[] {
-  let query = db.q.selectFrom("conversations").selectAll().where("account_id", "=", accountId);
-  if (options.before !== undefined) query = query.where("last_message_at", "<", options.before);
-  return db.all(query.orderBy("last_message_at", "desc").limit(options.limit));
+export function listConversationRows(db: Db, accountId: string, options: { before?: number; limit: number }): ChatViewRow[] {
+  // Without a cursor, before everything: one SQL for both.
+  return db.all(chatPage(accountId, options.before ?? Number.MAX_SAFE_INTEGER, options.limit));
 }
 
 const inboundOnRecord = compileOnce<[string, string, string], { id: string }>((q, arg) =>

@@ -48,6 +48,20 @@ describe("a group message (spec 4.5): delivered and read per member", () => {
     ]);
   });
 
+  it("shows the same receipts in GET /v1/messages, with and without conversation_id, and none on one-to-one messages", async () => {
+    const group = await createGroup(t, { addresses: [ALICE, BOB] });
+    const sent = await sendInto(t, group.id);
+    const direct = (await t.api("POST", "/v1/messages", { body: { to: ALICE, from_handle: MAIN, text: "just you" } })).body.data;
+    await t.advance(2_700);
+    const single = await message(t, sent.id);
+    expect(single.recipients).toHaveLength(2);
+    const listed = (await t.api("GET", "/v1/messages")).body.data;
+    expect(listed.find((m: any) => m.id === sent.id)).toEqual(single);
+    expect(listed.find((m: any) => m.id === direct.id)).not.toHaveProperty("recipients");
+    const inThread = (await t.api("GET", `/v1/messages?conversation_id=${group.id}`)).body.data;
+    expect(inThread.find((m: any) => m.id === sent.id)).toEqual(single);
+  });
+
   it("fires one message.sent, one message.delivered and one message.read, with is_group and no single `to`", async () => {
     const group = await createGroup(t, { addresses: [ALICE, BOB] });
     const sent = await sendInto(t, group.id);

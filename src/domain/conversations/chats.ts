@@ -4,7 +4,7 @@ import { notFound } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
 import { isUuid } from "../../lib/ids.js";
 import { parseInput } from "../../lib/validation.js";
-import { findAccountConversation, listConversationRows, type ConversationRow } from "../../store/conversations.js";
+import { findAccountConversation, listConversationRows, type ChatViewRow, type ConversationRow } from "../../store/conversations.js";
 import type { DomainContext } from "../core/index.js";
 import { contactProfile, numberByHandle } from "../world/index.js";
 import { GROUP_KINDS } from "./group-rules.js";
@@ -13,7 +13,7 @@ import { groupOf, type Group } from "./groups.js";
 export type { ChatResource };
 
 /** A conversation row as the API shows it; a group's title and members come from its group. */
-export function toChat(ctx: DomainContext, row: ConversationRow, known?: Group): ChatResource {
+export function toChat(ctx: DomainContext, row: ChatViewRow, known?: Group): ChatResource {
   const group = row.is_group ? (known ?? groupOf(ctx, row)) : undefined;
   return {
     id: row.id,

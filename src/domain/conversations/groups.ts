@@ -33,7 +33,7 @@ export function groupById(ctx: DomainContext, id: string): Group | undefined {
 }
 
 /** The group a conversation belongs to; undefined for one-to-one threads. */
-export function groupOf(ctx: DomainContext, conversation: ConversationRow): Group | undefined {
+export function groupOf(ctx: DomainContext, conversation: Pick<ConversationRow, "group_id">): Group | undefined {
   return conversation.group_id === null ? undefined : groupById(ctx, conversation.group_id);
 }
 

@@ -2,14 +2,17 @@ import type { Channel } from "../../contract/common.js";
 import type { MessageResource, MessageStatus } from "../../contract/messages.js";
 import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import { findGroupMessage, listReceipts } from "../../store/group-messages.js";
-import type { MessageRow } from "../../store/messages.js";
+import type { MessageRow, MessageViewRow } from "../../store/messages.js";
 import { listMessageAttachments } from "../attachments/index.js";
 import type { DomainContext, EventFields } from "../core/index.js";
 
 export type { MessageResource, MessageStatus };
 
-/** A message row as the API shows it; an outbound group message adds its members' receipts. */
-export function toMessage(ctx: DomainContext, row: MessageRow): MessageResource {
+/**
+ * A message row as the API shows it; an outbound group message adds its members' receipts.
+ * `inGroup` says whether it is a group message when the caller already knows (a page's SQL asks).
+ */
+export function toMessage(ctx: DomainContext, row: MessageViewRow, inGroup?: boolean): MessageResource {
   const message: MessageResource = {
     id: row.id,
     conversation_id: row.conversation_id,
@@ -28,7 +31,7 @@ export function toMessage(ctx: DomainContext, row: MessageRow): MessageResource 
     edited_at: isoTimeOrNull(row.edited_at),
     created_at: isoTime(row.created_at),
   };
-  if (row.direction === "outbound" && findGroupMessage(ctx.db, row.id)) {
+  if (row.direction === "outbound" && (inGroup ?? findGroupMessage(ctx.db, row.id) !== undefined)) {
     message.recipients = listReceipts(ctx.db, row.id).map((receipt) => ({
       handle: receipt.handle,
       delivered_at: isoTimeOrNull(receipt.delivered_at),
