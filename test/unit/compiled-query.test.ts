@@ -19,7 +19,7 @@ describe("compileOnce: the database runs a bound query by its SQL", () => {
   it("reads and writes without compiling the query again", async () => {
     const db = await openDatabase(":memory:");
     try {
-      const insert = compileOnce<[string, number], unknown>((q, arg) =>
+      const insert = compileOnce<[string, string], unknown>((q, arg) =>
         q.insertInto("meta").values({ key: arg(0), value: arg(1) }),
       );
       const read = compileOnce<[string], { value: string }>((q, arg) => q.selectFrom("meta").select("value").where("key", "=", arg(0)));

@@ -1,5 +1,6 @@
 import type { Pool } from "undici";
 import type { DomainContext } from "../core/index.js";
+import type { PostHandler } from "./http.js";
 import { pinnedLookup } from "./pinned-lookup.js";
 
 /** A pool unused this long is closed (real milliseconds); its idle sockets close sooner (undici's keep-alive). */
@@ -31,6 +32,30 @@ export class DeliveryConnections {
   /** In order of last use (an entry moves to the end when used). */
   readonly #pools = new Map<string, { pool: Pool; usedAt: number }>();
   readonly #targets = new Map<string, { origin: string; path: string }>();
+
+  /** POSTs in flight by the signal that aborts them: one listener per signal, not one per POST. */
+  readonly #inFlight = new WeakMap<AbortSignal, Set<PostHandler>>();
+
+  /** Follows a POST in flight until `untrack`: the signal's abort aborts it. */
+  track(signal: AbortSignal, post: PostHandler): void {
+    let posts = this.#inFlight.get(signal);
+    if (!posts) {
+      const tracked = new Set<PostHandler>();
+      posts = tracked;
+      this.#inFlight.set(signal, tracked);
+      signal.addEventListener("abort", () => {
+        this.#inFlight.delete(signal);
+        for (const each of tracked) each.abort();
+      }, { once: true });
+    }
+    posts.add(post);
+  }
+
+  /** A POST that finished. */
+  untrack(signal: AbortSignal, post: PostHandler): void {
+    // The entry stays while its signal lives (its one listener with it).
+    this.#inFlight.get(signal)?.delete(post);
+  }
 
   /** An endpoint URL's origin and path, parsed once. */
   target(href: string): { origin: string; path: string } {
