@@ -2,8 +2,7 @@ import { getEventListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { DeliveryConnections } from "../../src/domain/webhooks/connections.js";
-import { postOverPool } from "../../src/domain/webhooks/http.js";
+import { DeliveryConnections, postOverPool } from "../../src/domain/webhooks/index.js";
 
 /** A loopback receiver whose answer each test sets; counts the connections it accepted. */
 let server: Server;
