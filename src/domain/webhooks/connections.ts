@@ -22,6 +22,18 @@ async function loadPool(): Promise<PoolClass> {
 }
 
 /**
+ * Loads undici ahead of the first delivery, once an endpoint exists: the first attempt then does
+ * not pay for loading it (about 80 ms), which an event emitted at once would wait for.
+ */
+export function preloadDeliveryAgent(ctx: DomainContext): void {
+  if (poolClass || ctx.fetch) return;
+  setImmediate(() => void loadPool().catch(() => {}));
+}
+
+/** True once undici is loaded (the first delivery, or an endpoint's creation, loads it). */
+export const deliveryAgentLoaded = (): boolean => poolClass !== undefined;
+
+/**
  * Keep-alive connections to webhook endpoints: one pool per origin and set of checked addresses.
  * A pool connects only through `pinnedLookup` of its own addresses, so a connection it keeps
  * alive always leads to an address the current attempt checked: when a name comes to resolve
