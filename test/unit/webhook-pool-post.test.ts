@@ -81,3 +81,12 @@ describe("one POST over an endpoint's kept-alive connections (spec section 6 del
     for (const outcome of await Promise.all(inFlight)) expect(outcome).toMatchObject({ aborted: true, error: "aborted" });
   });
 });
+
+describe("a POST undici refuses outright", () => {
+  it("is a failed attempt, not a thrown error", async () => {
+    pools = new DeliveryConnections();
+    const outcome = await postOverPool(pools, { url, body: "{}", headers: { "x-bad": "line\nbreak" }, timeoutMs: 1_000, signal: new AbortController().signal });
+    expect(outcome).toMatchObject({ acknowledged: false, statusCode: null, aborted: false });
+    expect(outcome.error).toMatch(/^request failed: /);
+  });
+});

@@ -94,7 +94,12 @@ export async function postOverPool(connections: DeliveryConnections, options: Po
       resolve(outcome);
     });
     connections.track(options.signal, handler);
-    pool.dispatch({ origin, path, method: "POST", headers: options.headers, body: options.body }, handler);
+    try {
+      pool.dispatch({ origin, path, method: "POST", headers: options.headers, body: options.body }, handler);
+    } catch (error) {
+      // A request undici refuses outright (a header it rejects) is a failed attempt, as with request().
+      handler.onResponseError(undefined, error as Error);
+    }
   });
 }
 
@@ -144,7 +149,7 @@ export class PostHandler implements Dispatcher.DispatchHandler {
     this.#finish(this.#answer ?? { acknowledged: false, statusCode: null, error: "request failed: no status", aborted: false });
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
     if (this.#stopped === "aborted") return this.#finish(ABORTED);
     // The status arrived: the body's fate (too long, cut off) does not change the outcome.
     if (this.#answer) return this.#finish(this.#answer);
