@@ -99,7 +99,7 @@ export async function advanceWithWebhook(status) {
     const cpuBefore = cpuMs(child.pid);
     const took = await advance(base, "24h");
     const cpu = cpuMs(child.pid) - cpuBefore;
-    const { posts } = await receiver.stats();
+    const { posts, connections } = await receiver.stats();
     const expected = status === 200 ? 3 * MESSAGES : 21 * MESSAGES;
     if (posts !== expected) throw new Error(`advance with a ${status} receiver: ${posts} posts, expected ${expected}`);
 
@@ -113,6 +113,7 @@ export async function advanceWithWebhook(status) {
     return {
       status,
       attempts: posts,
+      connections,
       msgctl_ms: round(took, 1),
       reference_ms: round(reference, 1),
       ratio: round(took / reference),

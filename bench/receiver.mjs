@@ -8,14 +8,17 @@ import { createServer } from "node:http";
 const status = Number(process.argv[2] ?? 200);
 let arrivals = [];
 let posts = 0;
+/** TCP connections opened since the last DELETE: kept-alive deliveries open few. */
+let connections = 0;
 
 const server = createServer((req, res) => {
   if (req.method === "GET") {
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ posts, arrivals }));
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ posts, connections, arrivals }));
     return;
   }
   if (req.method === "DELETE") {
     posts = 0;
+    connections = 0;
     arrivals = [];
     res.writeHead(204).end();
     return;
@@ -25,9 +28,12 @@ const server = createServer((req, res) => {
   req.on("end", () => {
     posts++;
     const id = req.headers["x-msgctl-event-id"];
-    if (id) arrivals.push([id, performance.timeOrigin + performance.now()]);
+    // The wall clock, as msgctl stamps created_at: performance.timeOrigin is fixed when the
+    // process starts and drifts from Date.now() as the system clock is slewed.
+    if (id) arrivals.push([id, Date.now()]);
     res.writeHead(status, { "content-type": "text/plain" }).end("ok");
   });
 });
+server.on("connection", () => connections++);
 server.keepAliveTimeout = 60_000;
 server.listen(0, "127.0.0.1", () => console.log(`http://127.0.0.1:${server.address().port}/hook`));

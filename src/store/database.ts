@@ -2,6 +2,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely, SqliteDialect, type Compilable } from "kysely";
+import { BoundQuery } from "./compiled-query.js";
 import { migrateToLatest } from "./migrations/index.js";
 import type { Database } from "./schema.js";
 
@@ -106,8 +107,12 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
     return statement;
   };
   // better-sqlite3 binds no booleans; SQLite stores them as 0/1 anyway.
-  const params = (values: readonly unknown[]) =>
-    values.map((value) => (typeof value === "boolean" ? (value ? 1 : 0) : value));
+  const params = (values: readonly unknown[]) => {
+    for (const value of values) {
+      if (typeof value === "boolean") return values.map((v) => (typeof v === "boolean" ? (v ? 1 : 0) : v));
+    }
+    return values;
+  };
 
   // --- Group commit ---
   // One commit writes the WAL pages of every request in the batch once: under load most of
@@ -175,19 +180,23 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
       .pluck()
       .all() as string[];
 
+  // A query compiled once (compiled-query.ts) carries its SQL: no compile step per call.
+  const compiled = (query: Compilable<unknown>): { sql: string; parameters: readonly unknown[] } =>
+    query instanceof BoundQuery ? query : query.compile();
+
   return {
     q,
     inMemory,
     all<R>(query: Compilable<R>) {
-      const { sql, parameters } = query.compile();
+      const { sql, parameters } = compiled(query);
       return prepare(sql).all(...params(parameters)) as R[];
     },
     first<R>(query: Compilable<R>) {
-      const { sql, parameters } = query.compile();
+      const { sql, parameters } = compiled(query);
       return prepare(sql).get(...params(parameters)) as R | undefined;
     },
     run(query) {
-      const { sql, parameters } = query.compile();
+      const { sql, parameters } = compiled(query);
       const result = prepare(sql).run(...params(parameters));
       if (!raw.inTransaction && result.changes > 0) committedWrites();
       return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { compileOnce } from "../../src/store/compiled-query.js";
+import { openDatabase } from "../../src/store/database.js";
 
 describe("compileOnce: build a query once, bind new arguments each call", () => {
   it("keeps the SQL and puts the arguments where their placeholders were", () => {
@@ -11,5 +12,27 @@ describe("compileOnce: build a query once, bind new arguments each call", () => 
     expect(second.sql).toBe(first.sql);
     expect(first.parameters).toEqual(["a", 1, "inbound", 5]);
     expect(second.parameters).toEqual(["b", 2, "inbound", 5]);
+  });
+});
+
+describe("compileOnce: the database runs a bound query by its SQL", () => {
+  it("reads and writes without compiling the query again", async () => {
+    const db = await openDatabase(":memory:");
+    try {
+      const insert = compileOnce<[string, string], unknown>((q, arg) =>
+        q.insertInto("meta").values({ key: arg(0), value: arg(1) }),
+      );
+      const read = compileOnce<[string], { value: string }>((q, arg) => q.selectFrom("meta").select("value").where("key", "=", arg(0)));
+      const write = insert("speed", "fast");
+      const compile = vi.spyOn(write, "compile");
+      expect(db.run(write).changes).toBe(1);
+      const query = read("speed");
+      const compileRead = vi.spyOn(query, "compile");
+      expect(db.first(query)).toEqual({ value: "fast" });
+      expect(compile).not.toHaveBeenCalled();
+      expect(compileRead).not.toHaveBeenCalled();
+    } finally {
+      db.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { Pool } from "undici";
 import type { DomainContext } from "../core/index.js";
+import type { PostHandler } from "./http.js";
 import { pinnedLookup } from "./pinned-lookup.js";
 
 /** A pool unused this long is closed (real milliseconds); its idle sockets close sooner (undici's keep-alive). */
@@ -21,6 +22,18 @@ async function loadPool(): Promise<PoolClass> {
 }
 
 /**
+ * Loads undici ahead of the first delivery, once an endpoint exists: the first attempt then does
+ * not pay for loading it (about 80 ms), which an event emitted at once would wait for.
+ */
+export function preloadDeliveryAgent(ctx: DomainContext): void {
+  if (poolClass || ctx.fetch) return;
+  setImmediate(() => void loadPool().catch(() => {}));
+}
+
+/** True once undici is loaded (the first delivery, or an endpoint's creation, loads it). */
+export const deliveryAgentLoaded = (): boolean => poolClass !== undefined;
+
+/**
  * Keep-alive connections to webhook endpoints: one pool per origin and set of checked addresses.
  * A pool connects only through `pinnedLookup` of its own addresses, so a connection it keeps
  * alive always leads to an address the current attempt checked: when a name comes to resolve
@@ -31,6 +44,30 @@ export class DeliveryConnections {
   /** In order of last use (an entry moves to the end when used). */
   readonly #pools = new Map<string, { pool: Pool; usedAt: number }>();
   readonly #targets = new Map<string, { origin: string; path: string }>();
+
+  /** POSTs in flight by the signal that aborts them: one listener per signal, not one per POST. */
+  readonly #inFlight = new WeakMap<AbortSignal, Set<PostHandler>>();
+
+  /** Follows a POST in flight until `untrack`: the signal's abort aborts it. */
+  track(signal: AbortSignal, post: PostHandler): void {
+    let posts = this.#inFlight.get(signal);
+    if (!posts) {
+      const tracked = new Set<PostHandler>();
+      posts = tracked;
+      this.#inFlight.set(signal, tracked);
+      signal.addEventListener("abort", () => {
+        this.#inFlight.delete(signal);
+        for (const each of tracked) each.abort();
+      }, { once: true });
+    }
+    posts.add(post);
+  }
+
+  /** A POST that finished. */
+  untrack(signal: AbortSignal, post: PostHandler): void {
+    // The entry stays while its signal lives (its one listener with it).
+    this.#inFlight.get(signal)?.delete(post);
+  }
 
   /** An endpoint URL's origin and path, parsed once. */
   target(href: string): { origin: string; path: string } {

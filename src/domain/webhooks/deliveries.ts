@@ -15,6 +15,7 @@ import {
 } from "../../store/webhook-deliveries.js";
 import { findWebhookById, listEnabledWebhooks } from "../../store/webhooks.js";
 import { cacheOf, nextListTime, scheduleJob, type DomainContext, type EmittedEvent } from "../core/index.js";
+import { preloadDeliveryAgent } from "./connections.js";
 import { applyDeliveryTransition, DELIVERY_TRANSITIONS } from "./delivery-states.js";
 
 /** The scheduler job kind of one delivery attempt. */
@@ -80,6 +81,7 @@ function subscribersOf(ctx: DomainContext, accountId: string): readonly Subscrib
   if (!found) {
     found = listEnabledWebhooks(ctx.db, accountId).map((row) => ({ id: row.id, events: new Set(JSON.parse(row.events) as string[]) }));
     cache.set(accountId, found);
+    if (found.length > 0) preloadDeliveryAgent(ctx);
   }
   return found;
 }

@@ -22,6 +22,7 @@ import {
   type WebhookRow,
 } from "../../store/webhooks.js";
 import { nextListTime, type DomainContext } from "../core/index.js";
+import { preloadDeliveryAgent } from "./connections.js";
 import { abandonPendingDeliveries, forgetSubscribers } from "./deliveries.js";
 import { checkWebhookUrl } from "./url-policy.js";
 
@@ -116,6 +117,7 @@ export async function createWebhook(
     };
     insertWebhook(ctx.db, row);
     forgetSubscribers(ctx, accountId);
+    preloadDeliveryAgent(ctx);
     if (key !== undefined) {
       saveIdempotencyKey(ctx.db, { account_id: accountId, endpoint: IDEMPOTENCY_ENDPOINT, key, resource_id: row.id, created_at: now });
     }

@@ -7,7 +7,7 @@ import { runDeliveryAttempt } from "./attempt.js";
 import { ATTEMPT_JOB, fanOutToWebhooks } from "./deliveries.js";
 
 export { USER_AGENT } from "./attempt.js";
-export { closeWebhookConnections } from "./connections.js";
+export { closeWebhookConnections, DeliveryConnections, deliveryAgentLoaded } from "./connections.js";
 export { DELIVERY_TRANSITIONS, type DeliveryTrigger } from "./delivery-states.js";
 export { getDelivery, listDeliveries, type AttemptView, type DeliveryView } from "./deliveries.js";
 export {
