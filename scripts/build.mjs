@@ -4,7 +4,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 import { buildInspector } from "./build-inspector.mjs";
-import { parsedDefaultFixture } from "./default-fixture.mjs";
+import { NODE_ESM_BUNDLE, parsedDefaultFixture } from "./default-fixture.mjs";
 
 // Stale chunks from earlier builds would be loaded by nothing but still shipped.
 rmSync("dist/chunks", { recursive: true, force: true });
@@ -12,13 +12,7 @@ rmSync("dist/chunks", { recursive: true, force: true });
 await build({
   entryPoints: { cli: "src/cli/main.ts", index: "src/index.ts" },
   outdir: "dist",
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  external: ["better-sqlite3", "sharp"],
-  // Some dependencies are CommonJS and call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __msgctlCreateRequire } from 'node:module'; const require = __msgctlCreateRequire(import.meta.url);" },
+  ...NODE_ESM_BUNDLE,
   sourcemap: true,
   // Less to parse at every start; the source map keeps stack traces readable.
   minify: true,

@@ -9,16 +9,23 @@ import { build } from "esbuild";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
+/** esbuild's options for msgctl's code as Node ESM (dist/ and the build-time fixture parse alike). */
+export const NODE_ESM_BUNDLE = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  // Native addons cannot be bundled.
+  external: ["better-sqlite3", "sharp"],
+  // Some dependencies are CommonJS and call require(); give the ESM bundle one.
+  banner: { js: "import { createRequire as __msgctlCreateRequire } from 'node:module'; const require = __msgctlCreateRequire(import.meta.url);" },
+};
+
 /** fixtures/default.json parsed by the same code that parses every fixture; throws if it is invalid. */
 export async function parsedDefaultFixture() {
   const bundled = await build({
     stdin: { contents: 'export { parseFixtureText } from "./src/domain/sandbox/index.ts";', resolveDir: ROOT, loader: "ts" },
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    external: ["better-sqlite3", "sharp"],
-    banner: { js: "import { createRequire as __msgctlCreateRequire } from 'node:module'; const require = __msgctlCreateRequire(import.meta.url);" },
+    ...NODE_ESM_BUNDLE,
     write: false,
     logLevel: "warning",
   });
