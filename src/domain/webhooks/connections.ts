@@ -92,7 +92,10 @@ export class DeliveryConnections {
       return entry.pool;
     }
     if (!poolClass) return loadPool().then(() => this.pool(origin, addresses));
-    const pool = new poolClass(origin, addresses ? { connect: { lookup: pinnedLookup([...addresses]) } } : {});
+    // undici's own header and body timers (300 s) are off: the 10 s window of each POST
+    // (http.ts) covers both, and they cost a timer refresh per request and per chunk.
+    const timeouts = { headersTimeout: 0, bodyTimeout: 0 };
+    const pool = new poolClass(origin, addresses ? { ...timeouts, connect: { lookup: pinnedLookup([...addresses]) } } : timeouts);
     this.#pools.set(key, { pool, usedAt: performance.now() });
     this.#evict();
     return pool;

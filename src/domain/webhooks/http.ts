@@ -83,11 +83,17 @@ const MAX_DRAINED_BODY = 64 * 1024;
  * which were a fifth of an attempt's cost (bench/README.md). Same outcomes as `postWebhook`:
  * the window covers the status and headers; the body is dropped.
  */
-export async function postOverPool(connections: DeliveryConnections, options: PostOptions): Promise<PostOutcome> {
-  if (options.signal.aborted) return ABORTED;
+export function postOverPool(connections: DeliveryConnections, options: PostOptions): Promise<PostOutcome> {
+  if (options.signal.aborted) return Promise.resolve(ABORTED);
   const { origin, path } = connections.target(options.url);
-  const pool = await connections.pool(origin, options.pinTo);
-  if (options.signal.aborted) return ABORTED;
+  const pool = connections.pool(origin, options.pinTo);
+  // Sent before this returns when the pool exists: whatever runs next (the next attempt's
+  // preparation) runs while the request is in flight, not before it leaves.
+  if (!(pool instanceof Promise)) return dispatchPost(connections, pool, origin, path, options);
+  return pool.then((loaded) => (options.signal.aborted ? ABORTED : dispatchPost(connections, loaded, origin, path, options)));
+}
+
+function dispatchPost(connections: DeliveryConnections, pool: Dispatcher, origin: string, path: string, options: PostOptions): Promise<PostOutcome> {
   return new Promise<PostOutcome>((resolve) => {
     const handler = new PostHandler(options.timeoutMs, (outcome) => {
       connections.untrack(options.signal, handler);
