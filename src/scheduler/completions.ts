@@ -19,6 +19,7 @@ export class CompletionBatch {
   readonly #onError: (job: JobRow, error: unknown) => void;
   #pending: { job: JobRow; write: JobCompletion | undefined }[] = [];
   #timer: NodeJS.Timeout | undefined;
+  #immediate: NodeJS.Immediate | undefined;
 
   constructor(db: Db, onError: (job: JobRow, error: unknown) => void) {
     this.#db = db;
@@ -33,14 +34,21 @@ export class CompletionBatch {
   /** Queues a finished job (and its completion write); written within MAX_WAIT_MS. */
   add(job: JobRow, write: JobCompletion | undefined): void {
     this.#pending.push({ job, write });
-    if (this.#pending.length >= MAX_BATCH) this.flush();
-    else this.#timer ??= setTimeout(() => this.flush(), MAX_WAIT_MS);
+    if (this.#pending.length === MAX_BATCH) {
+      // Written after this turn, not now: the job that finished lets its lane's next attempt
+      // start first, and the batch is written while that attempt is on the wire.
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+      this.#immediate ??= setImmediate(() => this.flush());
+    } else if (!this.#immediate) this.#timer ??= setTimeout(() => this.flush(), MAX_WAIT_MS);
   }
 
   /** Writes every queued job now, in one transaction. */
   flush(): void {
     clearTimeout(this.#timer);
+    clearImmediate(this.#immediate);
     this.#timer = undefined;
+    this.#immediate = undefined;
     const batch = this.#pending;
     if (batch.length === 0) return;
     this.#pending = [];

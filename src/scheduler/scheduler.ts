@@ -3,6 +3,7 @@ import type { BoundJobHandler, JobCompletion, JobRun } from "../domain/core/inde
 import type { Db } from "../store/database.js";
 import {
   deleteJob,
+  DUE_BATCH,
   firstDueLanedJob,
   laneHead,
   listDueFreeJobs,
@@ -65,6 +66,12 @@ export class Scheduler {
   /** Due free jobs read ahead, in due order, started from `#freeNext` on (one read serves many starts). */
   #freeQueue: JobRow[] = [];
   #freeNext = 0;
+  /**
+   * The clock time at which a read found every due free job (fewer than a batch): until the clock
+   * moves or a free job is scheduled, the next read would find nothing new. In an advance a lane's
+   * thousand first attempts run at one instant, and each used to read the free jobs again first.
+   */
+  #freeReadAllAt: number | undefined;
   #settleWaiters: (() => void)[] = [];
   #abort = newAbortController();
   #running = false;
@@ -99,6 +106,11 @@ export class Scheduler {
    * request), nor does one whose lane is busy: it runs when the lane's current job finishes.
    */
   wake(dueAt?: number, lane?: string | null): void {
+    if (!lane) this.#freeReadAllAt = undefined;
+    this.#wakeLoop(dueAt, lane);
+  }
+
+  #wakeLoop(dueAt?: number, lane?: string | null): void {
     if (lane) {
       this.#lanes.add(lane);
       if (this.#busyLanes.has(lane)) return;
@@ -143,6 +155,7 @@ export class Scheduler {
       } finally {
         // A reset may have emptied or refilled the jobs.
         this.#freeQueue = [];
+        this.#freeReadAllAt = undefined;
         this.#readLanes();
         this.#paused--;
         this.wake();
@@ -181,6 +194,9 @@ export class Scheduler {
       this.#completions.flush();
       const next = nextDueAt(this.#db);
       if (next === undefined || next > now) return;
+      // Due now but not started: a free job scheduled in this instant whose wake-up (sent after
+      // its commit) has not come yet. Read again.
+      this.#freeReadAllAt = undefined;
     }
   }
 
@@ -210,10 +226,11 @@ export class Scheduler {
     while (this.#freeInFlight < this.#maxInFlight && (started === 0 || performance.now() < sliceEnd)) {
       if (this.#freeNext >= this.#freeQueue.length) {
         // Read at most once per call; jobs scheduled meanwhile sort after the ones read.
-        if (read) break;
+        if (read || this.#freeReadAllAt === now) break;
         this.#freeQueue = listDueFreeJobs(this.#db, now);
         this.#freeNext = 0;
         read = true;
+        this.#freeReadAllAt = this.#freeQueue.length < DUE_BATCH ? now : undefined;
         if (this.#freeQueue.length === 0) break;
       }
       this.#execute(this.#freeQueue[this.#freeNext++] as JobRow);
@@ -313,7 +330,7 @@ export class Scheduler {
         // Outside an advance the lane goes on without waiting for the loop's next turn; a free
         // job's end frees room for the loop to start another.
         if (lane && this.#running && !this.#paused) this.#startLane(lane, this.#clock.now());
-        if (!lane) this.wake();
+        if (!lane) this.#wakeLoop();
       });
     this.#inFlight.set(job.id, tracked);
   }

@@ -83,6 +83,36 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
       expect(clock.now()).toBe(T0 + 86_400_000);
       expect(runs).toEqual([]);
     });
+
+    it("runs a job scheduled for the same instant by a lane's attempt, though no wake-up told of it", async () => {
+      handlers.attempt = async (job) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (JSON.parse(job.payload) === 1) schedule("follow-up", clock.now());
+      };
+      schedule("attempt", T0 + 1_000, 1, "webhook:1");
+      schedule("attempt", T0 + 1_000, 2, "webhook:1");
+      await scheduler.advance(5_000);
+      expect(runs.map((r) => [r.kind, r.at - T0]).sort()).toEqual([["attempt", 1_000], ["attempt", 1_000], ["follow-up", 1_000]]);
+      expect(listJobs(db)).toEqual([]);
+    });
+
+    it("reads the free jobs once per instant while a lane's attempts run one after another", async () => {
+      handlers.attempt = () => new Promise<void>((resolve) => setImmediate(resolve));
+      for (let i = 0; i < 50; i++) schedule("attempt", T0 + 1_000, i, "webhook:1");
+      schedule("free", T0 + 1_000);
+      const reads: string[] = [];
+      const all = db.all.bind(db);
+      db.all = ((query: Parameters<Db["all"]>[0]) => {
+        const { sql } = query.compile();
+        if (sql.includes('"lane" is null and "due_at" <=')) reads.push(sql);
+        return all(query);
+      }) as Db["all"];
+      await scheduler.advance(1_000);
+      expect(runs.filter((r) => r.kind === "attempt")).toHaveLength(50);
+      expect(runs.some((r) => r.kind === "free")).toBe(true);
+      // Once at the instant, once more after its last attempt (nothing new was scheduled).
+      expect(reads.length).toBeLessThanOrEqual(3);
+    });
   });
 
   describe("failures", () => {
