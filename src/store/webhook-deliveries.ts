@@ -31,6 +31,19 @@ export function findDelivery(db: Db, id: string): DeliveryRow | undefined {
   return db.first(byId(id));
 }
 
+const byIdWithAttempts = compileOnce<[string], DeliveryRow & { attempts_made: number }>((q, arg) =>
+  q
+    .selectFrom("webhook_deliveries as d")
+    .selectAll("d")
+    .select((eb) => eb.selectFrom("webhook_attempts as a").select(eb.fn.countAll<number>().as("n")).whereRef("a.delivery_id", "=", "d.id").as("attempts_made"))
+    .where("d.id", "=", arg(0)),
+);
+
+/** A delivery with the number of attempts it has recorded (ladder and resends), in one read (every attempt's record). */
+export function findDeliveryWithAttempts(db: Db, id: string): (DeliveryRow & { attempts_made: number }) | undefined {
+  return db.first(byIdWithAttempts(id));
+}
+
 /** What an attempt needs: its delivery, the endpoint as it is now, and the event's payload (null once gone). */
 export interface AttemptWork {
   status: DeliveryStatus;

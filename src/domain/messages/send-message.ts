@@ -170,6 +170,7 @@ export function sendMessage(ctx: DomainContext, accountId: string, input: unknow
     const job: LifecycleJob = { message_id: id, generation: 0 };
     scheduleJob(ctx, MESSAGE_JOBS.send, job, dueAt);
     if (key !== undefined) saveIdempotencyKey(ctx.db, { account_id: accountId, endpoint: ENDPOINT, key, created_at: createdAt, resource_id: id });
-    return { message: toMessage(ctx, row), replayed: false };
+    // A new message: whether it is a group message is known here, not read back.
+    return { message: toMessage(ctx, row, destination.group !== undefined), replayed: false };
   });
 }

@@ -1,5 +1,5 @@
 import { SIGNATURE_HEADER, signatureHeader } from "../../lib/webhook-signature.js";
-import { countAttempts, findAttemptWork, findDelivery, insertAttempt, type AttemptWork } from "../../store/webhook-deliveries.js";
+import { findAttemptWork, findDeliveryWithAttempts, insertAttempt, type AttemptWork } from "../../store/webhook-deliveries.js";
 import { scheduleJob, type DomainContext, type JobCompletion, type JobRun } from "../core/index.js";
 import { connectionsOf } from "./connections.js";
 import { abandonPendingDeliveries, ATTEMPT_JOB, deliveryView, isDeliveryCommitted } from "./deliveries.js";
@@ -142,11 +142,12 @@ function recordAttempt(
   attempt: { n: number; startedAt: number; durationMs: number; outcome: Outcome },
 ): void {
   const { n, startedAt, durationMs, outcome } = attempt;
-  const delivery = findDelivery(ctx.db, deliveryId);
-  if (!delivery) return;
+  const found = findDeliveryWithAttempts(ctx.db, deliveryId);
+  if (!found) return;
+  const { attempts_made: attemptsMade, ...delivery } = found;
   insertAttempt(ctx.db, {
     delivery_id: deliveryId,
-    n: countAttempts(ctx.db, deliveryId) + 1,
+    n: attemptsMade + 1,
     at: startedAt,
     status_code: outcome.statusCode,
     error: outcome.error,
