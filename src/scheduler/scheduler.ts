@@ -3,10 +3,8 @@ import type { BoundJobHandler, JobCompletion, JobRun } from "../domain/core/inde
 import type { Db } from "../store/database.js";
 import {
   deleteJob,
-  DUE_BATCH,
   firstDueLanedJob,
   laneHead,
-  listDueFreeJobs,
   listPendingLanes,
   markJobFailed,
   markJobRunning,
@@ -16,6 +14,7 @@ import {
 } from "../store/jobs.js";
 import type { SchedulerClock } from "./clock.js";
 import { CompletionBatch } from "./completions.js";
+import { FreeJobQueue } from "./free-jobs.js";
 
 /** Options of a scheduler. */
 export interface SchedulerOptions {
@@ -63,15 +62,8 @@ export class Scheduler {
   /** Lanes that may have pending jobs (told by `wake`, read back at start and after a reset). */
   readonly #lanes = new Set<string>();
   readonly #completions: CompletionBatch;
-  /** Due free jobs read ahead, in due order, started from `#freeNext` on (one read serves many starts). */
-  #freeQueue: JobRow[] = [];
-  #freeNext = 0;
-  /**
-   * The clock time at which a read found every due free job (fewer than a batch): until the clock
-   * moves or a free job is scheduled, the next read would find nothing new. In an advance a lane's
-   * thousand first attempts run at one instant, and each used to read the free jobs again first.
-   */
-  #freeReadAllAt: number | undefined;
+  /** Due free jobs read ahead (free-jobs.ts). */
+  readonly #free: FreeJobQueue;
   #settleWaiters: (() => void)[] = [];
   #abort = newAbortController();
   #running = false;
@@ -88,6 +80,7 @@ export class Scheduler {
     this.#handlers = options.handlers;
     this.#onJobError = options.onJobError ?? (() => {});
     this.#maxInFlight = options.maxInFlight ?? 32;
+    this.#free = new FreeJobQueue(this.#db);
     this.#completions = new CompletionBatch(this.#db, (job, error) => this.#fail(job, error));
   }
 
@@ -106,10 +99,11 @@ export class Scheduler {
    * request), nor does one whose lane is busy: it runs when the lane's current job finishes.
    */
   wake(dueAt?: number, lane?: string | null): void {
-    if (!lane) this.#freeReadAllAt = undefined;
+    if (!lane) this.#free.changed();
     this.#wakeLoop(dueAt, lane);
   }
 
+  /** Wakes the loop without saying a free job was scheduled (a finished job freed room). */
   #wakeLoop(dueAt?: number, lane?: string | null): void {
     if (lane) {
       this.#lanes.add(lane);
@@ -154,8 +148,7 @@ export class Scheduler {
         return await fn();
       } finally {
         // A reset may have emptied or refilled the jobs.
-        this.#freeQueue = [];
-        this.#freeReadAllAt = undefined;
+        this.#free.forget();
         this.#readLanes();
         this.#paused--;
         this.wake();
@@ -196,7 +189,7 @@ export class Scheduler {
       if (next === undefined || next > now) return;
       // Due now but not started: a free job scheduled in this instant whose wake-up (sent after
       // its commit) has not come yet. Read again.
-      this.#freeReadAllAt = undefined;
+      this.#free.changed();
     }
   }
 
@@ -224,16 +217,14 @@ export class Scheduler {
     let started = 0;
     let read = false;
     while (this.#freeInFlight < this.#maxInFlight && (started === 0 || performance.now() < sliceEnd)) {
-      if (this.#freeNext >= this.#freeQueue.length) {
+      let job = this.#free.shift();
+      if (!job) {
         // Read at most once per call; jobs scheduled meanwhile sort after the ones read.
-        if (read || this.#freeReadAllAt === now) break;
-        this.#freeQueue = listDueFreeJobs(this.#db, now);
-        this.#freeNext = 0;
+        if (read || !this.#free.refill(now)) break;
         read = true;
-        this.#freeReadAllAt = this.#freeQueue.length < DUE_BATCH ? now : undefined;
-        if (this.#freeQueue.length === 0) break;
+        job = this.#free.shift() as JobRow;
       }
-      this.#execute(this.#freeQueue[this.#freeNext++] as JobRow);
+      this.#execute(job);
       started++;
     }
     if (serialLanes) {
