@@ -45,18 +45,19 @@ export class BoundQuery<R> implements Compilable<R> {
 export function compileOnce<A extends unknown[], R>(
   build: (q: Kysely<Database>, arg: Arg) => Compilable<R>,
 ): (...args: A) => BoundQuery<R> {
-  let compiled: { base: CompiledQuery<R>; slots: (number | { value: unknown })[] } | undefined;
+  let compiled: { base: CompiledQuery<R>; slots: (number | { value: unknown })[]; inOrder: boolean } | undefined;
   const prepare = () => {
     const base = build(compiler, (index) => `${MARK}${index}`).compile();
     const slots = base.parameters.map((value) =>
       typeof value === "string" && value.startsWith(MARK) ? Number(value.slice(MARK.length)) : { value },
     );
-    return { base, slots };
+    // Most queries bind their arguments once each, in order: the arguments are the parameters.
+    return { base, slots, inOrder: slots.every((slot, i) => slot === i) };
   };
   return (...args) => {
     compiled ??= prepare();
-    const { base, slots } = compiled;
-    const parameters = slots.map((slot) => (typeof slot === "number" ? args[slot] : slot.value));
+    const { base, slots, inOrder } = compiled;
+    const parameters = inOrder && args.length === slots.length ? args : slots.map((slot) => (typeof slot === "number" ? args[slot] : slot.value));
     return new BoundQuery(base, parameters);
   };
 }

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { Kysely, SqliteDialect, type Compilable } from "kysely";
 import { BoundQuery } from "./compiled-query.js";
 import { migrateToLatest } from "./migrations/index.js";
+import { statementCache } from "./statements.js";
 import type { Database } from "./schema.js";
 
 /** The result of a write: how many rows changed, and the last inserted rowid. */
@@ -97,15 +98,7 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
 }
 
 function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: boolean): Db {
-  const statements = new Map<string, BetterSqlite3.Statement>();
-  const prepare = (sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = raw.prepare(sql);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
+  const prepare = statementCache(raw);
   // better-sqlite3 binds no booleans; SQLite stores them as 0/1 anyway.
   const params = (values: readonly unknown[]) => {
     for (const value of values) {
@@ -189,15 +182,19 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
     inMemory,
     all<R>(query: Compilable<R>) {
       const { sql, parameters } = compiled(query);
-      return prepare(sql).all(...params(parameters)) as R[];
+      const { statement, toRow } = prepare(sql);
+      const rows = statement.all(...params(parameters)) as unknown[][];
+      return (toRow ? rows.map((values) => toRow(values)) : rows) as R[];
     },
     first<R>(query: Compilable<R>) {
       const { sql, parameters } = compiled(query);
-      return prepare(sql).get(...params(parameters)) as R | undefined;
+      const { statement, toRow } = prepare(sql);
+      const values = statement.get(...params(parameters)) as unknown[] | undefined;
+      return (values === undefined || !toRow ? values : toRow(values)) as R | undefined;
     },
     run(query) {
       const { sql, parameters } = compiled(query);
-      const result = prepare(sql).run(...params(parameters));
+      const result = prepare(sql).statement.run(...params(parameters));
       if (!raw.inTransaction && result.changes > 0) committedWrites();
       return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
     },

@@ -13,6 +13,21 @@ describe("compileOnce: build a query once, bind new arguments each call", () => 
     expect(first.parameters).toEqual(["a", 1, "inbound", 5]);
     expect(second.parameters).toEqual(["b", 2, "inbound", 5]);
   });
+
+  it("binds arguments used once each, in order, as they come", () => {
+    const query = compileOnce<[string, number], unknown>((q, arg) =>
+      q.selectFrom("messages").select("id").where("account_id", "=", arg(0)).where("created_at", "<", arg(1)),
+    );
+    expect(query("a", 1).compile().parameters).toEqual(["a", 1]);
+    expect(query("b", 2).compile().parameters).toEqual(["b", 2]);
+  });
+
+  it("binds an argument used twice, or out of order, in each of its places", () => {
+    const query = compileOnce<[string, number], unknown>((q, arg) =>
+      q.selectFrom("messages").select("id").where("created_at", "<", arg(1)).where("account_id", "=", arg(0)).where("conversation_id", "=", arg(0)),
+    );
+    expect(query("a", 1).compile().parameters).toEqual([1, "a", "a"]);
+  });
 });
 
 describe("compileOnce: the database runs a bound query by its SQL", () => {
