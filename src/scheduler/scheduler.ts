@@ -1,4 +1,3 @@
-import { setMaxListeners } from "node:events";
 import type { BoundJobHandler, JobCompletion, JobRun } from "../domain/core/index.js";
 import type { Db } from "../store/database.js";
 import {
@@ -15,6 +14,8 @@ import {
 import type { SchedulerClock } from "./clock.js";
 import { CompletionBatch } from "./completions.js";
 import { FreeJobQueue } from "./free-jobs.js";
+import { InFlightJobs } from "./in-flight.js";
+import { LoopSleep } from "./sleep.js";
 
 /** Options of a scheduler. */
 export interface SchedulerOptions {
@@ -32,13 +33,6 @@ const MAX_SLEEP_MS = 1_000;
 /** The longest the tick loop runs jobs before it lets the event loop serve I/O (real ms). */
 const SLICE_MS = 2;
 
-/** The controller whose signal every job in flight listens to (one listener each, many at once). */
-function newAbortController(): AbortController {
-  const controller = new AbortController();
-  setMaxListeners(0, controller.signal);
-  return controller;
-}
-
 const isPromise = (value: unknown): value is Promise<unknown> =>
   typeof (value as Promise<unknown> | undefined)?.then === "function";
 
@@ -55,23 +49,16 @@ export class Scheduler {
   readonly #handlers: Readonly<Record<string, BoundJobHandler>>;
   readonly #onJobError: (job: JobRow, error: unknown) => void;
   readonly #maxInFlight: number;
-  readonly #inFlight = new Map<number, Promise<void>>();
-  /** Async jobs without a lane in flight: the ones maxInFlight bounds. */
-  #freeInFlight = 0;
-  readonly #busyLanes = new Set<string>();
+  readonly #inFlight: InFlightJobs;
   /** Lanes that may have pending jobs (told by `wake`, read back at start and after a reset). */
   readonly #lanes = new Set<string>();
   readonly #completions: CompletionBatch;
   /** Due free jobs read ahead (free-jobs.ts). */
   readonly #free: FreeJobQueue;
-  #settleWaiters: (() => void)[] = [];
-  #abort = newAbortController();
   #running = false;
   #paused = 0;
   #loop: Promise<void> | undefined;
-  #wake: (() => void) | undefined;
-  /** Virtual time the loop's sleep ends (−∞ while it is awake). */
-  #sleepingUntil = Number.NEGATIVE_INFINITY;
+  readonly #sleep = new LoopSleep();
   #exclusive: Promise<unknown> = Promise.resolve();
 
   constructor(options: SchedulerOptions) {
@@ -82,6 +69,16 @@ export class Scheduler {
     this.#maxInFlight = options.maxInFlight ?? 32;
     this.#free = new FreeJobQueue(this.#db);
     this.#completions = new CompletionBatch(this.#db, (job, error) => this.#fail(job, error));
+    this.#inFlight = new InFlightJobs({
+      finished: (job, write) => this.#completions.add(job, write),
+      failed: (job, error) => this.#fail(job, error),
+      settled: ({ lane }) => {
+        // Outside an advance the lane goes on without waiting for the loop's next turn; a free
+        // job's end frees room for the loop to start another.
+        if (lane && this.#running && !this.#paused) this.#startLane(lane, this.#clock.now());
+        if (!lane) this.#wakeLoop();
+      },
+    });
   }
 
   /** Starts the loop; jobs left running by a process that died are pending again. */
@@ -107,10 +104,9 @@ export class Scheduler {
   #wakeLoop(dueAt?: number, lane?: string | null): void {
     if (lane) {
       this.#lanes.add(lane);
-      if (this.#busyLanes.has(lane)) return;
+      if (this.#inFlight.isBusy(lane)) return;
     }
-    if (dueAt !== undefined && dueAt >= this.#sleepingUntil) return;
-    this.#wake?.();
+    this.#sleep.wake(dueAt);
   }
 
   /**
@@ -142,8 +138,8 @@ export class Scheduler {
     const next = this.#exclusive.then(async () => {
       this.#paused++;
       try {
-        if (options.abortInFlight) this.#abortInFlight();
-        await this.#settleInFlight();
+        if (options.abortInFlight) this.#inFlight.abortAll();
+        await this.#inFlight.settleAll();
         this.#completions.flush();
         return await fn();
       } finally {
@@ -163,8 +159,8 @@ export class Scheduler {
     this.#running = false;
     this.wake();
     await this.#loop;
-    const timer = setTimeout(() => this.#abortInFlight(), graceMs);
-    await this.#settleInFlight();
+    const timer = setTimeout(() => this.#inFlight.abortAll(), graceMs);
+    await this.#inFlight.settleAll();
     clearTimeout(timer);
     this.#completions.flush();
   }
@@ -181,7 +177,7 @@ export class Scheduler {
       const now = this.#clock.now();
       if (this.#startDue(now, true) > 0) continue;
       if (this.#inFlight.size > 0) {
-        await new Promise<void>((resolve) => this.#settleWaiters.push(resolve));
+        await this.#inFlight.nextSettled();
         continue;
       }
       this.#completions.flush();
@@ -204,7 +200,7 @@ export class Scheduler {
         await new Promise((resolve) => setImmediate(resolve));
         continue;
       }
-      await this.#sleep();
+      await this.#sleepUntilDue();
     }
   }
 
@@ -216,7 +212,7 @@ export class Scheduler {
   #startDue(now: number, serialLanes: boolean, sliceEnd = Number.POSITIVE_INFINITY): number {
     let started = 0;
     let read = false;
-    while (this.#freeInFlight < this.#maxInFlight && (started === 0 || performance.now() < sliceEnd)) {
+    while (this.#inFlight.free < this.#maxInFlight && (started === 0 || performance.now() < sliceEnd)) {
       let job = this.#free.shift();
       if (!job) {
         // Read at most once per call; jobs scheduled meanwhile sort after the ones read.
@@ -228,12 +224,12 @@ export class Scheduler {
       started++;
     }
     if (serialLanes) {
-      const job = this.#busyLanes.size === 0 ? firstDueLanedJob(this.#db, now) : undefined;
+      const job = this.#inFlight.busyLanes === 0 ? firstDueLanedJob(this.#db, now) : undefined;
       if (job) this.#execute(job);
       return started + (job ? 1 : 0);
     }
     for (const lane of this.#lanes) {
-      if (!this.#busyLanes.has(lane)) started += this.#startLane(lane, now);
+      if (!this.#inFlight.isBusy(lane)) started += this.#startLane(lane, now);
     }
     return started;
   }
@@ -255,31 +251,21 @@ export class Scheduler {
     for (const lane of listPendingLanes(this.#db)) this.#lanes.add(lane);
   }
 
-  #sleep(): Promise<void> {
-    const next = this.#paused ? undefined : nextDueAt(this.#db);
-    let delay = MAX_SLEEP_MS;
-    if (next !== undefined && this.#clock.mode === "real") delay = Math.min(delay, Math.max(0, next - this.#clock.now()));
-    if (this.#clock.mode === "manual") delay = MAX_SLEEP_MS;
+  /** Sleeps until the next job falls due (real clock) or a wake-up; at most MAX_SLEEP_MS. */
+  #sleepUntilDue(): Promise<void> {
+    const now = this.#clock.now();
     // A manual clock does not move while sleeping: anything due at or before now needs a wake-up.
-    this.#sleepingUntil = this.#clock.mode === "manual" ? this.#clock.now() + 1 : this.#clock.now() + delay;
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, delay);
-      const self = this;
-      function done() {
-        clearTimeout(timer);
-        self.#sleepingUntil = Number.NEGATIVE_INFINITY;
-        self.#wake = undefined;
-        resolve();
-      }
-      this.#wake = done;
-    });
+    if (this.#clock.mode === "manual") return this.#sleep.sleep(MAX_SLEEP_MS, now + 1);
+    const next = this.#paused ? undefined : nextDueAt(this.#db);
+    const delay = next === undefined ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(0, next - now));
+    return this.#sleep.sleep(delay, now + delay);
   }
 
   // --- Running one job ---
 
   /** Runs a job: sync handlers inside one transaction with the job's removal; async ones tracked. */
   #execute(job: JobRow): void {
-    const signal = this.#abort.signal;
+    const signal = this.#inFlight.signal;
     let result = undefined as void | Promise<void | JobCompletion>;
     try {
       // better-sqlite3 refuses a transaction function that returns a promise: keep it outside.
@@ -293,37 +279,7 @@ export class Scheduler {
       this.#fail(job, error);
       return;
     }
-    if (isPromise(result)) this.#track(job, result, signal);
-  }
-
-  /** Follows an async job: its completion is written in a batch; its lane's next job starts at once. */
-  #track(job: JobRow, result: Promise<void | JobCompletion>, signal: AbortSignal): void {
-    const { lane } = job;
-    if (lane) this.#busyLanes.add(lane);
-    else this.#freeInFlight++;
-    const tracked = result
-      .then(
-        (write) => {
-          // Aborted mid-run (stop or reset): the job stays `running` and is requeued at start.
-          if (!signal.aborted) this.#completions.add(job, write ?? undefined);
-        },
-        (error) => {
-          if (!signal.aborted) this.#fail(job, error);
-        },
-      )
-      .finally(() => {
-        this.#inFlight.delete(job.id);
-        if (lane) this.#busyLanes.delete(lane);
-        else this.#freeInFlight--;
-        const waiters = this.#settleWaiters;
-        this.#settleWaiters = [];
-        for (const waiter of waiters) waiter();
-        // Outside an advance the lane goes on without waiting for the loop's next turn; a free
-        // job's end frees room for the loop to start another.
-        if (lane && this.#running && !this.#paused) this.#startLane(lane, this.#clock.now());
-        if (!lane) this.#wakeLoop();
-      });
-    this.#inFlight.set(job.id, tracked);
+    if (isPromise(result)) this.#inFlight.track(job, result, signal);
   }
 
   /** Calls the job kind's handler with its payload; an unknown kind fails the job. */
@@ -341,14 +297,5 @@ export class Scheduler {
     } finally {
       this.#onJobError(job, error);
     }
-  }
-
-  #abortInFlight(): void {
-    this.#abort.abort();
-    this.#abort = newAbortController();
-  }
-
-  async #settleInFlight(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight.values()]);
   }
 }
