@@ -1,6 +1,7 @@
 import { isEventType, type EventPayload, type EventType, type EventView } from "../../contract/events.js";
 import { invalidRequest, notFound } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
+import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { findEvent, insertEvent, listEventsAfter, type EventRow } from "../../store/events.js";
 import type { DomainContext } from "./context.js";
 
@@ -25,8 +26,9 @@ export type EventFields<T extends EventType> = Omit<EventPayload<T>, "type">;
  */
 export function emitEvent<T extends EventType>(ctx: DomainContext, accountId: string, type: T, fields: EventFields<T>): EmittedEvent<T> {
   const payload = { type, ...fields } as EventPayload<T>;
-  const id = ctx.ids.uuid();
   const createdAt = ctx.clock.now();
+  // Time-ordered: the outbox's id index grows at its end instead of at a random page per event.
+  const id = timeOrderedUuid(ctx.ids, createdAt);
   const seq = insertEvent(ctx.db, { id, account_id: accountId, type, payload: JSON.stringify(payload), created_at: createdAt });
   const event: EmittedEvent<T> = { seq, id, accountId, type, payload, createdAt };
   for (const fanOut of ctx.fanOuts) fanOut(ctx, event as EmittedEvent);

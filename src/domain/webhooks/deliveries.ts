@@ -1,3 +1,4 @@
+import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { listDeliveriesQuery as listQuery, type Delivery, type DeliveryAttempt, type EventType } from "../../contract/index.js";
 import { invalidRequest, notFound } from "../../lib/app-error.js";
 import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
@@ -108,8 +109,9 @@ export function fanOutToWebhooks(ctx: DomainContext, event: EmittedEvent): void 
   const now = ctx.clock.now();
   for (const webhook of subscribers) {
     if (!webhook.events.has(event.type)) continue;
-    const id = ctx.ids.uuid();
     const recordedAt = nextListTime(ctx, "deliveries", event.accountId);
+    // Time-ordered, like the event's id: a delivery's row and its attempts' rows append to their indexes.
+    const id = timeOrderedUuid(ctx.ids, recordedAt);
     const jobId = scheduleJob(ctx, ATTEMPT_JOB, { delivery_id: id }, now, laneOf(webhook.id));
     insertDelivery(ctx.db, {
       id,
