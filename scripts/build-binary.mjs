@@ -84,8 +84,9 @@ await build({
   platform: "node",
   format: "cjs",
   target: "node20",
-  minify: true,
-  keepNames: true,
+  // As scripts/build.mjs: names as written, so no `__name` call per closure created.
+  minifySyntax: true,
+  minifyWhitespace: true,
   // No top-level await in CommonJS; import.meta.url becomes the executable's file URL.
   define: {
     "import.meta.url": "__msgctlImportMetaUrl",

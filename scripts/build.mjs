@@ -14,9 +14,12 @@ await build({
   outdir: "dist",
   ...NODE_ESM_BUNDLE,
   sourcemap: true,
-  // Less to parse at every start; the source map keeps stack traces readable.
-  minify: true,
-  keepNames: true,
+  // Less to parse at every start, names kept as written: esbuild's `keepNames` (needed once
+  // names are mangled) wraps every function it creates in a `__name` call that redefines the
+  // function's name, inner closures at every call included, which cost a tenth of an `advance`
+  // (bench/README.md, fourth pass). Unmangled names need no such call and read well in stack traces.
+  minifySyntax: true,
+  minifyWhitespace: true,
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
   define: {
