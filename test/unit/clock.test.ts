@@ -44,4 +44,24 @@ describe("the clock (SANDBOX.md section 4)", () => {
     expect(parseIsoTime("yesterday")).toBeUndefined();
     expect(parseIsoTime("2026-13-45T99:00:00Z")).toBeUndefined();
   });
+
+  it("writes every timestamp exactly as toISOString does", () => {
+    const cases = [
+      0, 1, 999, 1_000, 86_399_999, 86_400_000,
+      Date.UTC(2000, 1, 29, 23, 59, 59, 999), Date.UTC(2000, 2, 1), Date.UTC(2100, 1, 28, 12), Date.UTC(2100, 2, 1),
+      Date.UTC(2024, 11, 31, 23, 59, 59, 999), Date.UTC(2025, 0, 1), Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+    ];
+    for (let i = 0; i < 20_000; i++) cases.push(Math.floor(Math.random() * 253_402_300_800_000));
+    for (const ms of cases) expect(isoTime(ms), String(ms)).toBe(new Date(ms).toISOString());
+  });
+
+  it("gives the same answer for the same instant twice in a row, and for times outside 1970-9999", () => {
+    const ms = Date.UTC(2026, 10, 26, 10, 0, 0, 5);
+    expect(isoTime(ms)).toBe("2026-11-26T10:00:00.005Z");
+    expect(isoTime(ms)).toBe("2026-11-26T10:00:00.005Z");
+    expect(isoTime(-1)).toBe("1969-12-31T23:59:59.999Z");
+    expect(isoTime(253_402_300_800_000)).toBe("+010000-01-01T00:00:00.000Z");
+    expect(isoTime(1.7)).toBe("1970-01-01T00:00:00.001Z");
+    expect(() => isoTime(Number.NaN)).toThrow(RangeError);
+  });
 });

@@ -59,8 +59,9 @@ export function lifecycleFields(row: MessageRow, isGroup = false): LifecycleFiel
     status: row.status,
     channel: row.channel,
     from: row.number_handle,
-    ...(isGroup ? { is_group: true as const } : { to: row.remote_handle }),
   };
+  if (isGroup) fields.is_group = true;
+  else fields.to = row.remote_handle;
   if (row.status === "failed") fields.error = row.error;
   if (row.sent_at !== null) fields.sent_at = isoTime(row.sent_at);
   if (row.delivered_at !== null) fields.delivered_at = isoTime(row.delivered_at);
