@@ -8,6 +8,11 @@ describe("API keys (spec section 5)", () => {
     expect(hashKey("sk_test_abc")).not.toBe(hashKey("sk_test_abd"));
   });
 
+  it("keeps the digest stored keys were saved with: SHA-256 of the key's UTF-8 bytes, in hex", () => {
+    expect(hashKey("sk_test_abc")).toBe("4b4090ccee1e713c3d411b96a4226b90bd0f0deb34e02d19475a951316fd04ee");
+    expect(hashKey("sk_test_é")).toBe("4c88cc994ba32bb2c7abde44830369259198f42b4b2ebe7d62ec16827bd4b57d");
+  });
+
   it("compares hashes in constant time, refusing different lengths", () => {
     expect(sameHash(hashKey("a"), hashKey("a"))).toBe(true);
     expect(sameHash(hashKey("a"), hashKey("b"))).toBe(false);
