@@ -1,8 +1,8 @@
-import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { listDeliveriesQuery as listQuery, type Delivery, type DeliveryAttempt, type EventType } from "../../contract/index.js";
 import { invalidRequest, notFound } from "../../lib/app-error.js";
 import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import { isUuid } from "../../lib/ids.js";
+import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
 import { deleteJob } from "../../store/jobs.js";
 import {
