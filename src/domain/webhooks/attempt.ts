@@ -142,12 +142,11 @@ function recordAttempt(
   attempt: { n: number; startedAt: number; durationMs: number; outcome: Outcome },
 ): void {
   const { n, startedAt, durationMs, outcome } = attempt;
-  const found = findDeliveryWithAttempts(ctx.db, deliveryId);
-  if (!found) return;
-  const { attempts_made: attemptsMade, ...delivery } = found;
+  const delivery = findDeliveryWithAttempts(ctx.db, deliveryId);
+  if (!delivery) return;
   insertAttempt(ctx.db, {
     delivery_id: deliveryId,
-    n: attemptsMade + 1,
+    n: delivery.attempts_made + 1,
     at: startedAt,
     status_code: outcome.statusCode,
     error: outcome.error,
