@@ -2,7 +2,6 @@ import type { BoundJobHandler, JobCompletion, JobRun } from "../domain/core/inde
 import type { Db } from "../store/database.js";
 import {
   deleteJob,
-  firstDueLanedJob,
   laneHead,
   listPendingLanes,
   markJobFailed,
@@ -15,6 +14,7 @@ import type { SchedulerClock } from "./clock.js";
 import { CompletionBatch } from "./completions.js";
 import { FreeJobQueue } from "./free-jobs.js";
 import { InFlightJobs } from "./in-flight.js";
+import { SerialLaneQueue } from "./serial-lanes.js";
 import { LoopSleep } from "./sleep.js";
 
 /** Options of a scheduler. */
@@ -55,6 +55,8 @@ export class Scheduler {
   readonly #completions: CompletionBatch;
   /** Due free jobs read ahead (free-jobs.ts). */
   readonly #free: FreeJobQueue;
+  /** Due laned jobs read ahead for an advance's one-at-a-time attempts (serial-lanes.ts). */
+  readonly #serial: SerialLaneQueue;
   #running = false;
   #paused = 0;
   #loop: Promise<void> | undefined;
@@ -68,6 +70,7 @@ export class Scheduler {
     this.#onJobError = options.onJobError ?? (() => {});
     this.#maxInFlight = options.maxInFlight ?? 32;
     this.#free = new FreeJobQueue(this.#db);
+    this.#serial = new SerialLaneQueue(this.#db);
     this.#completions = new CompletionBatch(this.#db, (job, error) => this.#fail(job, error));
     this.#inFlight = new InFlightJobs({
       finished: (job, write) => this.#completions.add(job, write),
@@ -145,6 +148,7 @@ export class Scheduler {
       } finally {
         // A reset may have emptied or refilled the jobs.
         this.#free.forget();
+        this.#serial.forget();
         this.#readLanes();
         this.#paused--;
         this.wake();
@@ -224,7 +228,7 @@ export class Scheduler {
       started++;
     }
     if (serialLanes) {
-      const job = this.#inFlight.busyLanes === 0 ? firstDueLanedJob(this.#db, now) : undefined;
+      const job = this.#inFlight.busyLanes === 0 ? this.#serial.shift(now) : undefined;
       if (job) this.#execute(job);
       return started + (job ? 1 : 0);
     }

@@ -49,8 +49,8 @@ const dueFreeJobsQuery = compileOnce<[number], JobRow>((q, arg) =>
     .limit(sql.lit(DUE_BATCH)),
 );
 
-// The first due job of any lane (index jobs_laned_due).
-const firstDueLanedQuery = compileOnce<[number], JobRow>((q, arg) =>
+// Due jobs of every lane in due order (index jobs_laned_due).
+const dueLanedJobsQuery = compileOnce<[number], JobRow>((q, arg) =>
   q
     .selectFrom("jobs")
     .selectAll()
@@ -59,7 +59,7 @@ const firstDueLanedQuery = compileOnce<[number], JobRow>((q, arg) =>
     .where("due_at", "<=", arg(0))
     .orderBy("due_at")
     .orderBy("id")
-    .limit(sql.lit(1)),
+    .limit(sql.lit(DUE_BATCH)),
 );
 
 // A lane's next job, due or not (index jobs_lane_head).
@@ -96,9 +96,9 @@ export function listDueFreeJobs(db: Db, at: number): JobRow[] {
   return db.all(dueFreeJobsQuery(at));
 }
 
-/** The first pending job of any lane due at or before `at`, in due order. */
-export function firstDueLanedJob(db: Db, at: number): JobRow | undefined {
-  return db.first(firstDueLanedQuery(at));
+/** Pending jobs of any lane due at or before `at`, in due order (ties in scheduling order), DUE_BATCH at most. */
+export function listDueLanedJobs(db: Db, at: number): JobRow[] {
+  return db.all(dueLanedJobsQuery(at));
 }
 
 /** The pending job a lane runs next (due or not), or undefined when the lane has none. */

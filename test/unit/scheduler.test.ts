@@ -113,6 +113,39 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
       // Once at the instant, once more after its last attempt (nothing new was scheduled).
       expect(reads.length).toBeLessThanOrEqual(3);
     });
+
+    it("runs the first attempts of every lane one at a time in due order, reading them a batch at a time", async () => {
+      handlers.attempt = () => new Promise<void>((resolve) => setImmediate(resolve));
+      // Two lanes interleaved, due at two instants: due order is (due time, scheduling order).
+      for (let i = 0; i < 40; i++) schedule("attempt", T0 + (i % 4 === 3 ? 2_000 : 1_000), i, `webhook:${i % 2}`);
+      const reads: string[] = [];
+      const readOf = <R>(read: (query: Parameters<Db["all"]>[0]) => R) => (query: Parameters<Db["all"]>[0]) => {
+        const { sql } = query.compile();
+        if (sql.includes('"lane" is not null and "due_at" <=')) reads.push(sql);
+        return read(query);
+      };
+      db.all = readOf(db.all.bind(db)) as Db["all"];
+      db.first = readOf(db.first.bind(db)) as Db["first"];
+      await scheduler.advance(5_000);
+      const attempts = runs.filter((r) => r.kind === "attempt");
+      const early = [...Array(40).keys()].filter((i) => i % 4 !== 3);
+      const late = [...Array(40).keys()].filter((i) => i % 4 === 3);
+      expect(attempts.map((r) => [r.payload, r.at - T0])).toEqual([...early.map((i) => [i, 1_000]), ...late.map((i) => [i, 2_000])]);
+      // A read at each instant the advance visits and one more once its attempts are done (the
+      // start, 1 s and 2 s: five), where it was one read per attempt (forty-odd).
+      expect(reads.length).toBeLessThanOrEqual(6);
+    });
+
+    it("runs a first attempt scheduled in the instant after the attempts already read", async () => {
+      handlers.attempt = async (job) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (JSON.parse(job.payload) === 0) schedule("attempt", clock.now(), 99, "webhook:2");
+      };
+      for (let i = 0; i < 3; i++) schedule("attempt", T0 + 1_000, i, `webhook:${i}`);
+      await scheduler.advance(5_000);
+      expect(runs.map((r) => [r.payload, r.at - T0])).toEqual([[0, 1_000], [1, 1_000], [2, 1_000], [99, 1_000]]);
+      expect(listJobs(db)).toEqual([]);
+    });
   });
 
   describe("failures", () => {

@@ -1,0 +1,36 @@
+import type { Db } from "../store/database.js";
+import { listDueLanedJobs, type JobRow } from "../store/jobs.js";
+
+/**
+ * An advance runs the first attempts of every lane one at a time, in due order. The due laned
+ * jobs are read ahead, a batch at a time, instead of the first one again before each attempt (a
+ * statement per attempt, bench/README.md fifth pass). The order holds: a laned job is only ever
+ * scheduled due at the clock's now with the newest id, so one scheduled after a read sorts after
+ * every job it returned, and is found by the next read. A job removed meanwhile (its endpoint
+ * deleted or paused) is still handed out: its attempt finds the delivery no longer pending.
+ */
+export class SerialLaneQueue {
+  readonly #db: Db;
+  #jobs: JobRow[] = [];
+  #next = 0;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** The next due laned job in due order, or undefined when none is due at `now`. */
+  shift(now: number): JobRow | undefined {
+    if (this.#next === this.#jobs.length) {
+      this.#jobs = listDueLanedJobs(this.#db, now);
+      this.#next = 0;
+      if (this.#jobs.length === 0) return undefined;
+    }
+    return this.#jobs[this.#next++];
+  }
+
+  /** Forgets what was read (a reset may have emptied or refilled the jobs). */
+  forget(): void {
+    this.#jobs = [];
+    this.#next = 0;
+  }
+}
