@@ -172,5 +172,4 @@ export function createHostApp(options: HostAppOptions): H3 {
     });
   }
   return app;
-
 }
