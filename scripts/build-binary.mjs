@@ -98,6 +98,22 @@ await build({
   logLevel: "warning",
 });
 
+// better-sqlite3's own module, for worker threads (the WAL's checkpoint worker): a worker cannot
+// reach the bundle above, so it runs this one with the addon (src/runtime/single-binary.ts).
+await build({
+  entryPoints: [require.resolve("better-sqlite3")],
+  outfile: join(WORK, "better-sqlite3.cjs"),
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  // Loaded only when no addon is given; the worker always gives one.
+  external: ["bindings"],
+  minifySyntax: true,
+  minifyWhitespace: true,
+  logLevel: "warning",
+});
+
 // --- 2. The blob: a small loader, the bundle and its trained code cache, assets ---
 // The bundle is wrapped as a CommonJS module; scripts/sea-loader.cjs runs it with the cache.
 writeFileSync(join(WORK, "app.js"), Module.wrap(readFileSync(join(WORK, "msgctl.js"), "utf8")));
@@ -106,6 +122,7 @@ const inspectorFiles = await buildInspector();
 const assets = {
   "app.js": join(WORK, "app.js"),
   "better_sqlite3.node": join(dirname(require.resolve("better-sqlite3/package.json")), "build/Release/better_sqlite3.node"),
+  "better-sqlite3.cjs": join(WORK, "better-sqlite3.cjs"),
   "default.json": join(ROOT, "fixtures/default.json"),
   "packages.bin": packCarried(),
   ...Object.fromEntries(inspectorFiles.map((name) => [`inspector/${name}`, join(ROOT, "dist/inspector", name)])),

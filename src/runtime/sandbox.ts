@@ -25,7 +25,7 @@ import { openDatabase, type Db } from "../store/database.js";
 import { loadDefaultFixture, loadFixtureFile } from "./fixture-source.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { MODULES } from "./modules.js";
-import { sqliteAddon } from "./single-binary.js";
+import { binaryWorkerSqlite, isSingleBinary, sqliteAddon } from "./single-binary.js";
 import { packageVersion } from "./version.js";
 
 /** How to start a sandbox; every field has a default. */
@@ -95,7 +95,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
         : loadDefaultFixture();
 
   // --- Store, clock, domain ---
-  const db = await openDatabase(options.db ?? ":memory:", { nativeBinding: sqliteAddon() });
+  const db = await openDatabase(options.db ?? ":memory:", { nativeBinding: sqliteAddon(), workerSqlite: isSingleBinary() ? binaryWorkerSqlite : undefined });
   const blobs = openBlobStore(options.db ?? ":memory:");
   const clock = openClock(db, options.clock ?? "manual", Date.now());
   const modules = options.modules ?? MODULES;

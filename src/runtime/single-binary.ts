@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:f
 import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { WorkerSqlite } from "../store/checkpointer.js";
 
 /**
  * What the single binary (Node's Single Executable Applications, `npm run build:binary`) carries
@@ -79,6 +80,19 @@ export function sqliteAddon(): object | undefined {
   const module = { exports: {} as object };
   process.dlopen(module, extractOnce("better_sqlite3.node", bytes));
   return module.exports;
+}
+
+/**
+ * How a worker thread loads better-sqlite3 inside the binary (the WAL's checkpoint worker,
+ * store/checkpointer.ts): a worker cannot reach the binary's bundle, so it runs the module's own
+ * source, bundled at build time (the `better-sqlite3.cjs` asset), with the extracted addon.
+ * Undefined outside the binary (the worker resolves the package itself) or without the asset.
+ */
+export function binaryWorkerSqlite(): WorkerSqlite | undefined {
+  const source = binaryAsset("better-sqlite3.cjs");
+  const addon = binaryAsset("better_sqlite3.node");
+  if (!source || !addon) return undefined;
+  return { source: source.toString("utf8"), nativeBinding: extractOnce("better_sqlite3.node", addon) };
 }
 
 /**

@@ -2,6 +2,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely, SqliteDialect, type Compilable } from "kysely";
+import { Checkpointer, type WorkerSqlite } from "./checkpointer.js";
 import { BoundQuery } from "./compiled-query.js";
 import { migrateToLatest } from "./migrations/index.js";
 import { statementCache } from "./statements.js";
@@ -57,6 +58,8 @@ export interface Db {
   deleteWhere(table: string, column: string, value: string | number): number;
   /** True for `:memory:` databases. */
   readonly inMemory: boolean;
+  /** Where WAL checkpoints run: inside COMMITs (SQLite's own), in a worker thread, or none (`:memory:`). */
+  readonly walCheckpoints: "in-commit" | "worker" | "none";
   /** Checkpoints the WAL and closes the file. */
   close(): void;
 }
@@ -75,6 +78,8 @@ export const COMMIT_INTERVAL_MS = 2;
 export interface OpenOptions {
   /** The SQLite addon, when better-sqlite3 cannot find its own (the single binary). */
   nativeBinding?: object;
+  /** How the checkpoint worker loads better-sqlite3, when it cannot resolve it (the single binary). */
+  workerSqlite?: () => WorkerSqlite | undefined;
 }
 
 /** Opens (creating when needed) a database file or `:memory:` and applies the migrations. */
@@ -94,10 +99,11 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
 
   const q = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
   await migrateToLatest(q);
-  return createDb(raw, q, inMemory);
+  const checkpointer = inMemory ? undefined : new Checkpointer(raw, path, options.workerSqlite);
+  return createDb(raw, q, inMemory, checkpointer);
 }
 
-function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: boolean): Db {
+function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: boolean, checkpointer: Checkpointer | undefined): Db {
   const prepare = statementCache(raw);
   // better-sqlite3 binds no booleans; SQLite stores them as 0/1 anyway.
   const params = (values: readonly unknown[]) => {
@@ -110,6 +116,8 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
   // --- Group commit ---
   // One commit writes the WAL pages of every request in the batch once: under load most of
   // the cost of a send was the commit of its own small transaction (bench/README.md).
+  // A plain BEGIN: the checkpoint worker never takes the write lock (checkpointer.ts), so a batch
+  // that began with a read never finds it taken when it comes to write.
   const begin = raw.prepare("BEGIN");
   const commit = raw.prepare("COMMIT");
   // Each transaction is a savepoint inside the open batch. Run here rather than through
@@ -140,6 +148,7 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
     else setTimeout(commitBatch, wait);
   };
   const committedWrites = () => {
+    checkpointer?.committed();
     for (const listener of commitListeners) listener();
   };
   const commitBatch = () => {
@@ -180,6 +189,10 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
   return {
     q,
     inMemory,
+    get walCheckpoints() {
+      if (!checkpointer) return "none";
+      return checkpointer.running ? "worker" : "in-commit";
+    },
     all<R>(query: Compilable<R>) {
       const { sql, parameters } = compiled(query);
       const { statement, toRow } = prepare(sql);
@@ -259,6 +272,7 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
     close() {
       if (!raw.open) return;
       commitBatch();
+      checkpointer?.stop();
       if (!inMemory) raw.pragma("wal_checkpoint(TRUNCATE)");
       raw.close();
     },

@@ -1,10 +1,10 @@
 import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { verifyWebhook } from "../../src/index.js";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 
@@ -101,5 +101,34 @@ describe("the single binary", () => {
     const run = spawnSync(BINARY, ["--version"], { env: { ...env, MSGCTL_CODE_CACHE: "report" }, encoding: "utf8" });
     expect(run.status).toBe(0);
     expect(run.stderr).toContain("code cache: accepted");
+  });
+
+  it("checkpoints a database file's WAL in a worker thread that loads SQLite from the binary's assets", async () => {
+    const db = join(mkdtempSync(join(tmpdir(), "msgctl-binary-db-")), "sandbox.db");
+    const child = spawn(BINARY, ["serve", "--json", "--quiet", "--db", db, "--port", "0", "--otp-port", "0", "--clock", "manual", "--no-state-file"], { env, stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const line = await new Promise<string>((done) => createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", done));
+      const base = JSON.parse(line).base_url as string;
+      // 100 sends commit 100 times: the worker starts at the 64th commit.
+      for (let i = 0; i < 100; i++) {
+        const sent = await fetch(`${base}/v1/messages`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+          body: JSON.stringify({ to: `+1415555${2000 + i}`, from_handle: "+14155550101", text: `m${i}` }),
+        });
+        expect(sent.status).toBe(202);
+      }
+      // Fewer frames than SQLite's own checkpoint waits for (1,000): only the worker copies them.
+      // The WAL-index header: mxFrame at byte 16, nBackfill at byte 96 (sqlite.org/walformat.html).
+      await vi.waitFor(() => {
+        const header = readFileSync(`${db}-shm`).subarray(0, 100);
+        const frames = header.readUInt32LE(16);
+        expect(frames).toBeGreaterThan(0);
+        expect(frames).toBeLessThan(1_000);
+        expect(header.readUInt32LE(96)).toBe(frames);
+      }, { timeout: 10_000, interval: 50 });
+    } finally {
+      child.kill("SIGTERM");
+    }
   });
 });
