@@ -59,9 +59,10 @@ export function percentile(values, p) {
  * On a shared machine it is steadier than wall time: it does not count the time other
  * processes held the cores.
  */
-export function cpuMs(pid) {
+export function cpuMs(pid, { mainThread = false } = {}) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // The main thread's own (the event loop's), or the process's with its worker threads.
+    const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return null;
