@@ -272,8 +272,7 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
     close() {
       if (!raw.open) return;
       commitBatch();
-      checkpointer?.stop();
-      if (!inMemory) raw.pragma("wal_checkpoint(TRUNCATE)");
+      checkpointer?.close();
       raw.close();
     },
   };
