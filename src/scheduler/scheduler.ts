@@ -1,19 +1,11 @@
 import type { BoundJobHandler, JobCompletion, JobRun } from "../domain/core/index.js";
 import type { Db } from "../store/database.js";
-import {
-  deleteJob,
-  laneHead,
-  listPendingLanes,
-  markJobFailed,
-  markJobRunning,
-  nextDueAt,
-  requeueRunningJobs,
-  type JobRow,
-} from "../store/jobs.js";
+import { deleteJob, markJobFailed, markJobRunning, nextDueAt, requeueRunningJobs, type JobRow } from "../store/jobs.js";
 import type { SchedulerClock } from "./clock.js";
 import { CompletionBatch } from "./completions.js";
 import { FreeJobQueue } from "./free-jobs.js";
 import { InFlightJobs } from "./in-flight.js";
+import { LaneQueues } from "./lane-queues.js";
 import { SerialLaneQueue } from "./serial-lanes.js";
 import { LoopSleep } from "./sleep.js";
 
@@ -50,8 +42,8 @@ export class Scheduler {
   readonly #onJobError: (job: JobRow, error: unknown) => void;
   readonly #maxInFlight: number;
   readonly #inFlight: InFlightJobs;
-  /** Lanes that may have pending jobs (told by `wake`, read back at start and after a reset). */
-  readonly #lanes = new Set<string>();
+  /** Lanes that may have pending jobs (told by `wake`, read back at start and after a reset), their next jobs read ahead. */
+  readonly #lanes: LaneQueues;
   readonly #completions: CompletionBatch;
   /** Due free jobs read ahead (free-jobs.ts). */
   readonly #free: FreeJobQueue;
@@ -71,6 +63,7 @@ export class Scheduler {
     this.#maxInFlight = options.maxInFlight ?? 32;
     this.#free = new FreeJobQueue(this.#db);
     this.#serial = new SerialLaneQueue(this.#db);
+    this.#lanes = new LaneQueues(this.#db);
     this.#completions = new CompletionBatch(this.#db, (job, error) => this.#fail(job, error));
     this.#inFlight = new InFlightJobs({
       finished: (job, write) => this.#completions.add(job, write),
@@ -88,7 +81,7 @@ export class Scheduler {
   start(): void {
     if (this.#running) return;
     requeueRunningJobs(this.#db);
-    this.#readLanes();
+    this.#lanes.reload();
     this.#running = true;
     this.#loop = this.#run();
   }
@@ -99,7 +92,8 @@ export class Scheduler {
    * request), nor does one whose lane is busy: it runs when the lane's current job finishes.
    */
   wake(dueAt?: number, lane?: string | null): void {
-    if (!lane) this.#free.changed();
+    if (lane) this.#serial.changed();
+    else this.#free.changed();
     this.#wakeLoop(dueAt, lane);
   }
 
@@ -149,7 +143,7 @@ export class Scheduler {
         // A reset may have emptied or refilled the jobs.
         this.#free.forget();
         this.#serial.forget();
-        this.#readLanes();
+        this.#lanes.reload();
         this.#paused--;
         this.wake();
       }
@@ -187,9 +181,10 @@ export class Scheduler {
       this.#completions.flush();
       const next = nextDueAt(this.#db);
       if (next === undefined || next > now) return;
-      // Due now but not started: a free job scheduled in this instant whose wake-up (sent after
-      // its commit) has not come yet. Read again.
+      // Due now but not started: a job scheduled in this instant whose wake-up (sent after its
+      // commit) has not come yet. Read again.
       this.#free.changed();
+      this.#serial.changed();
     }
   }
 
@@ -232,7 +227,7 @@ export class Scheduler {
       if (job) this.#execute(job);
       return started + (job ? 1 : 0);
     }
-    for (const lane of this.#lanes) {
+    for (const lane of this.#lanes.lanes()) {
       if (!this.#inFlight.isBusy(lane)) started += this.#startLane(lane, now);
     }
     return started;
@@ -240,19 +235,11 @@ export class Scheduler {
 
   /** Starts the next job of an idle lane when it is due; a lane with nothing pending is forgotten. */
   #startLane(lane: string, now: number): number {
-    const job = laneHead(this.#db, lane);
-    if (!job) {
-      this.#lanes.delete(lane);
-      return 0;
-    }
-    if (job.due_at > now) return 0;
+    const job = this.#lanes.head(lane);
+    if (!job || job.due_at > now) return 0;
+    this.#lanes.take(lane);
     this.#execute(job);
     return 1;
-  }
-
-  #readLanes(): void {
-    this.#lanes.clear();
-    for (const lane of listPendingLanes(this.#db)) this.#lanes.add(lane);
   }
 
   /** Sleeps until the next job falls due (real clock) or a wake-up; at most MAX_SLEEP_MS. */
@@ -284,6 +271,9 @@ export class Scheduler {
       return;
     }
     if (isPromise(result)) this.#inFlight.track(job, result, signal);
+    // A synchronous job (a transition that emits an event) may have scheduled a first attempt
+    // due now, whose wake-up comes only after the commit.
+    else this.#serial.changed();
   }
 
   /** Calls the job kind's handler with its payload; an unknown kind fails the job. */

@@ -62,8 +62,11 @@ const dueLanedJobsQuery = compileOnce<[number], JobRow>((q, arg) =>
     .limit(sql.lit(DUE_BATCH)),
 );
 
-// A lane's next job, due or not (index jobs_lane_head).
-const laneHeadQuery = compileOnce<[string], JobRow>((q, arg) =>
+/** How many of a lane's next jobs one read returns at most. */
+export const LANE_BATCH = 64;
+
+// A lane's next jobs, due or not (index jobs_lane_head).
+const laneJobsQuery = compileOnce<[string], JobRow>((q, arg) =>
   q
     .selectFrom("jobs")
     .selectAll()
@@ -71,7 +74,7 @@ const laneHeadQuery = compileOnce<[string], JobRow>((q, arg) =>
     .where("status", "=", "pending")
     .orderBy("due_at")
     .orderBy("id")
-    .limit(sql.lit(1)),
+    .limit(sql.lit(LANE_BATCH)),
 );
 
 const nextFreeDueQuery = compileOnce<[], Pick<JobRow, "due_at">>((q) =>
@@ -101,9 +104,9 @@ export function listDueLanedJobs(db: Db, at: number): JobRow[] {
   return db.all(dueLanedJobsQuery(at));
 }
 
-/** The pending job a lane runs next (due or not), or undefined when the lane has none. */
-export function laneHead(db: Db, lane: string): JobRow | undefined {
-  return db.first(laneHeadQuery(lane));
+/** The pending jobs a lane runs next (due or not), in order, LANE_BATCH at most. */
+export function listLaneJobs(db: Db, lane: string): JobRow[] {
+  return db.all(laneJobsQuery(lane));
 }
 
 /** The lanes that have pending jobs. */

@@ -136,6 +136,44 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
       expect(reads.length).toBeLessThanOrEqual(6);
     });
 
+    it("does not read the first attempts again while retries settle and nothing new can be due", async () => {
+      handlers.retry = () => new Promise<void>((resolve) => setImmediate(resolve));
+      handlers.attempt = () => new Promise<void>((resolve) => setImmediate(resolve));
+      for (let i = 0; i < 60; i++) schedule("retry", T0 + 1_000, i);
+      schedule("attempt", T0 + 1_000, "first", "webhook:1");
+      const reads: string[] = [];
+      const all = db.all.bind(db);
+      db.all = ((query: Parameters<Db["all"]>[0]) => {
+        const { sql } = query.compile();
+        if (sql.includes('"lane" is not null and "due_at" <=')) reads.push(sql);
+        return all(query);
+      }) as Db["all"];
+      await scheduler.advance(5_000);
+      expect(runs.filter((r) => r.kind === "retry")).toHaveLength(60);
+      expect(runs.filter((r) => r.kind === "attempt")).toHaveLength(1);
+      // Once at the instant and once when it seems done, where it was twice per retry settled.
+      expect(reads.length).toBeLessThanOrEqual(4);
+    });
+
+    it("runs a first attempt that a job of the instant schedules, while retries are in flight", async () => {
+      let retriesDone = 0;
+      let retriesDoneAtAttempt: number | undefined;
+      handlers.retry = () => new Promise<void>((resolve) => setImmediate(resolve)).then(() => void retriesDone++);
+      handlers.attempt = () => {
+        retriesDoneAtAttempt = retriesDone;
+        return new Promise<void>((resolve) => setImmediate(resolve));
+      };
+      // A synchronous job (a transition) emits an event: its first attempt is due at once.
+      handlers.transition = () => void schedule("attempt", clock.now(), "emitted", "webhook:1");
+      for (let i = 0; i < 40; i++) schedule("retry", T0 + 1_000, i);
+      schedule("transition", T0 + 1_000);
+      await scheduler.advance(5_000);
+      expect(runs.filter((r) => r.kind === "attempt").map((r) => [r.payload, r.at - T0])).toEqual([["emitted", 1_000]]);
+      // It starts beside the retries still in flight, not once they are all done.
+      expect(retriesDoneAtAttempt).toBeLessThan(40);
+      expect(listJobs(db)).toEqual([]);
+    });
+
     it("runs a first attempt scheduled in the instant after the attempts already read", async () => {
       handlers.attempt = async (job) => {
         await new Promise((resolve) => setImmediate(resolve));
@@ -209,6 +247,28 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
       gate.shift()?.();
       await until(() => log.length === 4);
       expect(log).toEqual(["start 1", "end 1", "start 2", "end 2"]);
+    });
+    it("runs a lane's jobs in order, reading them a batch at a time, then one scheduled meanwhile", async () => {
+      handlers.lane = async (job) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        // An event emitted while the lane's first jobs are read ahead: it runs after them.
+        if (JSON.parse(job.payload) === 10) schedule("lane", clock.now(), 999, "webhook:1");
+      };
+      for (let i = 0; i < 100; i++) schedule("lane", T0, i, "webhook:1");
+      const reads: string[] = [];
+      const readOf = <R>(read: (query: Parameters<Db["all"]>[0]) => R) => (query: Parameters<Db["all"]>[0]) => {
+        if (query.compile().sql.includes('"lane" = ?')) reads.push("lane");
+        return read(query);
+      };
+      db.all = readOf(db.all.bind(db)) as Db["all"];
+      db.first = readOf(db.first.bind(db)) as Db["first"];
+      scheduler.start();
+      scheduler.wake(T0, "webhook:1");
+      await until(() => runs.length === 101);
+      expect(runs.map((r) => r.payload)).toEqual([...[...Array(100).keys()], 999]);
+      await until(() => listJobs(db).length === 0);
+      // 64 at a time, where it was a read before every job (a hundred and one).
+      expect(reads.length).toBeLessThanOrEqual(4);
     });
   });
 

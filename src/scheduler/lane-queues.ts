@@ -1,0 +1,63 @@
+import type { Db } from "../store/database.js";
+import { listLaneJobs, listPendingLanes, type JobRow } from "../store/jobs.js";
+
+/** A lane's jobs read ahead, and the index of the next one. */
+interface ReadAhead {
+  jobs: JobRow[];
+  next: number;
+}
+
+/**
+ * The lanes that may have pending jobs (first attempts to one webhook endpoint each), and each
+ * one's next jobs read ahead, LANE_BATCH at a time: outside an advance a lane's next job is
+ * started as soon as the one before settles, and it was read again first, a statement per
+ * attempt (bench/README.md, sixth pass). The order holds as in serial-lanes.ts: a laned job is
+ * only scheduled due at the clock's now with the newest id, so one scheduled after a read sorts
+ * after every job it returned. A job removed meanwhile (its endpoint deleted or paused) is still
+ * handed out: its attempt finds the delivery no longer pending.
+ */
+export class LaneQueues {
+  readonly #db: Db;
+  readonly #lanes = new Map<string, ReadAhead>();
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** A lane that may have pending jobs (a wake-up said so). */
+  add(lane: string): void {
+    if (!this.#lanes.has(lane)) this.#lanes.set(lane, { jobs: [], next: 0 });
+  }
+
+  /** The lanes that may have pending jobs. */
+  lanes(): IterableIterator<string> {
+    return this.#lanes.keys();
+  }
+
+  /** The lane's next job, due or not, left in place; undefined, and the lane forgotten, when it has none. */
+  head(lane: string): JobRow | undefined {
+    const ahead = this.#lanes.get(lane);
+    if (!ahead) return undefined;
+    if (ahead.next === ahead.jobs.length) {
+      ahead.jobs = listLaneJobs(this.#db, lane);
+      ahead.next = 0;
+      if (ahead.jobs.length === 0) {
+        this.#lanes.delete(lane);
+        return undefined;
+      }
+    }
+    return ahead.jobs[ahead.next];
+  }
+
+  /** Takes the lane's head (it is about to run). */
+  take(lane: string): void {
+    const ahead = this.#lanes.get(lane);
+    if (ahead) ahead.next++;
+  }
+
+  /** Forgets what was read and reads the lanes with pending jobs again (start, after an advance or a reset). */
+  reload(): void {
+    this.#lanes.clear();
+    for (const lane of listPendingLanes(this.#db)) this.add(lane);
+  }
+}
