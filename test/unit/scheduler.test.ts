@@ -16,6 +16,18 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
 
   const schedule = (kind: string, dueAt: number, payload: unknown = null, lane?: string) =>
     insertJob(db, { kind, payload, due_at: dueAt, lane, created_at: clock.now() });
+  /** Counts the reads (through all and first) whose SQL contains `fragment`. */
+  const countReads = (fragment: string) => {
+    const reads: string[] = [];
+    const readOf = <R>(read: (query: Parameters<Db["all"]>[0]) => R) => (query: Parameters<Db["all"]>[0]) => {
+      const { sql } = query.compile();
+      if (sql.includes(fragment)) reads.push(sql);
+      return read(query);
+    };
+    db.all = readOf(db.all.bind(db)) as Db["all"];
+    db.first = readOf(db.first.bind(db)) as Db["first"];
+    return reads;
+  };
 
   beforeEach(async () => {
     db = await openDatabase(":memory:");
@@ -100,13 +112,7 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
       handlers.attempt = () => new Promise<void>((resolve) => setImmediate(resolve));
       for (let i = 0; i < 50; i++) schedule("attempt", T0 + 1_000, i, "webhook:1");
       schedule("free", T0 + 1_000);
-      const reads: string[] = [];
-      const all = db.all.bind(db);
-      db.all = ((query: Parameters<Db["all"]>[0]) => {
-        const { sql } = query.compile();
-        if (sql.includes('"lane" is null and "due_at" <=')) reads.push(sql);
-        return all(query);
-      }) as Db["all"];
+      const reads = countReads('"lane" is null and "due_at" <=');
       await scheduler.advance(1_000);
       expect(runs.filter((r) => r.kind === "attempt")).toHaveLength(50);
       expect(runs.some((r) => r.kind === "free")).toBe(true);
@@ -118,14 +124,7 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
       handlers.attempt = () => new Promise<void>((resolve) => setImmediate(resolve));
       // Two lanes interleaved, due at two instants: due order is (due time, scheduling order).
       for (let i = 0; i < 40; i++) schedule("attempt", T0 + (i % 4 === 3 ? 2_000 : 1_000), i, `webhook:${i % 2}`);
-      const reads: string[] = [];
-      const readOf = <R>(read: (query: Parameters<Db["all"]>[0]) => R) => (query: Parameters<Db["all"]>[0]) => {
-        const { sql } = query.compile();
-        if (sql.includes('"lane" is not null and "due_at" <=')) reads.push(sql);
-        return read(query);
-      };
-      db.all = readOf(db.all.bind(db)) as Db["all"];
-      db.first = readOf(db.first.bind(db)) as Db["first"];
+      const reads = countReads('"lane" is not null and "due_at" <=');
       await scheduler.advance(5_000);
       const attempts = runs.filter((r) => r.kind === "attempt");
       const early = [...Array(40).keys()].filter((i) => i % 4 !== 3);
@@ -141,13 +140,7 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
       handlers.attempt = () => new Promise<void>((resolve) => setImmediate(resolve));
       for (let i = 0; i < 60; i++) schedule("retry", T0 + 1_000, i);
       schedule("attempt", T0 + 1_000, "first", "webhook:1");
-      const reads: string[] = [];
-      const all = db.all.bind(db);
-      db.all = ((query: Parameters<Db["all"]>[0]) => {
-        const { sql } = query.compile();
-        if (sql.includes('"lane" is not null and "due_at" <=')) reads.push(sql);
-        return all(query);
-      }) as Db["all"];
+      const reads = countReads('"lane" is not null and "due_at" <=');
       await scheduler.advance(5_000);
       expect(runs.filter((r) => r.kind === "retry")).toHaveLength(60);
       expect(runs.filter((r) => r.kind === "attempt")).toHaveLength(1);
@@ -255,13 +248,7 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
         if (JSON.parse(job.payload) === 10) schedule("lane", clock.now(), 999, "webhook:1");
       };
       for (let i = 0; i < 100; i++) schedule("lane", T0, i, "webhook:1");
-      const reads: string[] = [];
-      const readOf = <R>(read: (query: Parameters<Db["all"]>[0]) => R) => (query: Parameters<Db["all"]>[0]) => {
-        if (query.compile().sql.includes('"lane" = ?')) reads.push("lane");
-        return read(query);
-      };
-      db.all = readOf(db.all.bind(db)) as Db["all"];
-      db.first = readOf(db.first.bind(db)) as Db["first"];
+      const reads = countReads('"lane" = ?');
       scheduler.start();
       scheduler.wake(T0, "webhook:1");
       await until(() => runs.length === 101);
