@@ -1,12 +1,11 @@
 import type { BoundJobHandler, JobCompletion, JobRun } from "../domain/core/index.js";
 import type { Db } from "../store/database.js";
-import { deleteJob, markJobFailed, markJobRunning, nextDueAt, requeueRunningJobs, type JobRow } from "../store/jobs.js";
+import { deleteJob, listDueFreeJobs, listDueLanedJobs, markJobFailed, markJobRunning, nextDueAt, requeueRunningJobs, type JobRow } from "../store/jobs.js";
 import type { SchedulerClock } from "./clock.js";
 import { CompletionBatch } from "./completions.js";
-import { FreeJobQueue } from "./free-jobs.js";
+import { DueJobQueue } from "./due-jobs.js";
 import { InFlightJobs } from "./in-flight.js";
 import { LaneQueues } from "./lane-queues.js";
-import { SerialLaneQueue } from "./serial-lanes.js";
 import { LoopSleep } from "./sleep.js";
 
 /** Options of a scheduler. */
@@ -45,10 +44,10 @@ export class Scheduler {
   /** Lanes that may have pending jobs (told by `wake`, read back at start and after a reset), their next jobs read ahead. */
   readonly #lanes: LaneQueues;
   readonly #completions: CompletionBatch;
-  /** Due free jobs read ahead (free-jobs.ts). */
-  readonly #free: FreeJobQueue;
-  /** Due laned jobs read ahead for an advance's one-at-a-time attempts (serial-lanes.ts). */
-  readonly #serial: SerialLaneQueue;
+  /** Due free jobs read ahead (due-jobs.ts). */
+  readonly #free: DueJobQueue;
+  /** Due laned jobs read ahead for an advance's one-at-a-time attempts (due-jobs.ts). */
+  readonly #serial: DueJobQueue;
   #running = false;
   #paused = 0;
   #loop: Promise<void> | undefined;
@@ -61,8 +60,8 @@ export class Scheduler {
     this.#handlers = options.handlers;
     this.#onJobError = options.onJobError ?? (() => {});
     this.#maxInFlight = options.maxInFlight ?? 32;
-    this.#free = new FreeJobQueue(this.#db);
-    this.#serial = new SerialLaneQueue(this.#db);
+    this.#free = new DueJobQueue(this.#db, listDueFreeJobs);
+    this.#serial = new DueJobQueue(this.#db, listDueLanedJobs);
     this.#lanes = new LaneQueues(this.#db);
     this.#completions = new CompletionBatch(this.#db, (job, error) => this.#fail(job, error));
     this.#inFlight = new InFlightJobs({
@@ -223,7 +222,7 @@ export class Scheduler {
       started++;
     }
     if (serialLanes) {
-      const job = this.#inFlight.busyLanes === 0 ? this.#serial.shift(now) : undefined;
+      const job = this.#inFlight.busyLanes === 0 ? this.#serial.next(now) : undefined;
       if (job) this.#execute(job);
       return started + (job ? 1 : 0);
     }
