@@ -114,11 +114,17 @@ export class Scheduler {
   advance(ms: number): Promise<number> {
     return this.exclusively(async () => {
       const target = this.#clock.now() + ms;
-      for (;;) {
-        await this.#drain();
-        const next = nextDueAt(this.#db);
-        if (next === undefined || next > target) break;
-        this.#clock.set(next);
+      // Its signals (events to live listeners, wake-ups) need no commit of their own (database.ts).
+      this.#db.deferSignals(true);
+      try {
+        for (;;) {
+          await this.#drain();
+          const next = nextDueAt(this.#db);
+          if (next === undefined || next > target) break;
+          this.#clock.set(next);
+        }
+      } finally {
+        this.#db.deferSignals(false);
       }
       this.#clock.set(target);
       this.#clock.save();

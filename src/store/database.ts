@@ -46,6 +46,13 @@ export interface Db {
   /** Runs `fn` once the writes made so far are committed (signals to live listeners); commits soon. */
   afterCommit(fn: () => void): void;
   /**
+   * While on, afterCommit no longer hurries a commit: its callbacks run after the next commit
+   * someone waits for (committed(), urgentCommitted()), or within LAZY_COMMIT_MS. An advance
+   * turns it on: every retry it records schedules the next one, whose wake-up hurried a commit
+   * per batch of records (389 commits in a `delivery-500` advance, 63 without; bench/README.md).
+   */
+  deferSignals(on: boolean): void;
+  /**
    * Calls `listener` after every commit that wrote something (a batch, or a write outside one),
    * for views that refresh when anything changed (the inspector); returns an unsubscribe function.
    */
@@ -131,6 +138,7 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
   let batchOpen = false;
   const commitListeners = new Set<() => void>();
   let urgent = false;
+  let signalsDeferred = false;
   let lazyTimer: NodeJS.Timeout | undefined;
   let lastCommitAt = Number.NEGATIVE_INFINITY;
   const openBatch = () => {
@@ -237,13 +245,18 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
       return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
     },
     urgentCommitted() {
-      if (!raw.inTransaction || !urgent) return Promise.resolve();
+      if (!raw.inTransaction || !(urgent || after.length > 0)) return Promise.resolve();
+      hurry();
       return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
     },
     afterCommit(fn) {
       if (!raw.inTransaction) return queueMicrotask(fn);
       after.push(fn);
-      hurry();
+      if (!signalsDeferred) hurry();
+    },
+    deferSignals(on) {
+      signalsDeferred = on;
+      if (!on && after.length > 0 && raw.inTransaction) hurry();
     },
     onCommit(listener) {
       commitListeners.add(listener);

@@ -57,4 +57,28 @@ describe("the store: writes nobody waits for commit together, soon", () => {
     await db.urgentCommitted();
     expect(countOutside()).toBe(2);
   });
+
+  it("with signals deferred (an advance), afterCommit waits for a commit someone needs instead of hurrying one", async () => {
+    db.deferSignals(true);
+    const seen: number[] = [];
+    db.transaction(() => {
+      put("event");
+      db.afterCommit(() => seen.push(countOutside()));
+    });
+    await new Promise((resolve) => setTimeout(resolve, COMMIT_INTERVAL_MS + 5));
+    expect(seen).toEqual([]);
+    expect(countOutside()).toBe(0);
+    // A delivery attempt waiting for its event's commit gets it at once.
+    await db.urgentCommitted();
+    expect(seen).toEqual([1]);
+
+    db.transaction(() => {
+      put("held");
+      db.afterCommit(() => seen.push(countOutside()));
+    });
+    // Turned off, what it held is committed and signalled right away.
+    db.deferSignals(false);
+    await new Promise((resolve) => setTimeout(resolve, COMMIT_INTERVAL_MS + 5));
+    expect(seen).toEqual([1, 2]);
+  });
 });

@@ -47,6 +47,28 @@ describe("the scheduler's batches (bench/README.md)", () => {
     expect(listJobs(db)).toEqual([]);
   });
 
+  it("an advance's completions that signal (a retry scheduled) share the commits, not one commit per batch", async () => {
+    let signals = 0;
+    const handlers: Record<string, BoundJobHandler> = {
+      retry: async (payload) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return () => {
+          put(`done ${payload}`);
+          db.afterCommit(() => signals++);
+        };
+      },
+    };
+    for (let i = 0; i < 512; i++) schedule("retry", T0, String(i).padStart(3, "0"));
+    let commits = 0;
+    db.onCommit(() => commits++);
+    await start(handlers, { maxInFlight: 32 }).advance(0);
+    // Eight batches of 64 records were written; each hurried a commit of its own (five or more).
+    expect(meta()).toHaveLength(512);
+    expect(commits).toBeLessThanOrEqual(2);
+    await db.committed();
+    expect(signals).toBe(512);
+  });
+
   it("a completion that throws fails its job and undoes only its own writes", async () => {
     const errors: string[] = [];
     const handlers: Record<string, BoundJobHandler> = {
