@@ -8,6 +8,8 @@ import { advance, allEvents, call, cpuMs, DURATION_S, elapsedMs, inParallel, per
 const MESSAGES = 1_000;
 /** The real-clock row's first seconds, reported apart from the steady load after them. */
 const WARM_UP_S = 3;
+/** The advance (and the bare loop's round) reported as warm. */
+const WARM_ROUND = 3;
 /** Retries run this many at a time in msgctl; the reference loop posts them the same way. */
 export const RETRY_CONCURRENCY = 32;
 
@@ -85,9 +87,9 @@ async function bareLatency(url, perSecond, seconds) {
   return { posts: latencies.length, p50_ms: round(percentile(latencies, 50), 1), p99_ms: round(percentile(latencies, 99), 1) };
 }
 
-/** The reference loop in a fresh process (bare-loop.mjs): its wall and CPU milliseconds. */
-async function bareLoopProcess(url, firsts, retries) {
-  const { child, line } = await spawnFirstLine([join(ROOT, "bench/bare-loop.mjs"), url, String(firsts), String(retries)]);
+/** The reference loop in a fresh process (bare-loop.mjs): its wall and CPU milliseconds (of its last round). */
+async function bareLoopProcess(url, firsts, retries, rounds = 1) {
+  const { child, line } = await spawnFirstLine([join(ROOT, "bench/bare-loop.mjs"), url, String(firsts), String(retries), String(rounds)]);
   await stop(child);
   return JSON.parse(line);
 }
@@ -102,6 +104,10 @@ async function bareLoopProcess(url, firsts, retries) {
  * answered as many posts (a user's app that is up and running). The first reference run warms
  * the receiver and is reported apart (`cold_receiver_reference_ms`); msgctl and the second run
  * are compared.
+ *
+ * With 200 the row also times a third advance, each over another 1,000 messages, in the same
+ * serve, beside the third round of a bare loop in one process: warm code on both sides, as in a
+ * test suite's later advances (`warm_*`). One round does not warm either side (bench/README.md).
  */
 export async function advanceWithWebhook(status) {
   const receiver = await startReceiver(status);
@@ -122,6 +128,7 @@ export async function advanceWithWebhook(status) {
     const { posts, connections } = await receiver.stats();
     if (posts !== expected) throw new Error(`advance with a ${status} receiver: ${posts} posts, expected ${expected}`);
     const reference = await bareLoopProcess(receiver.url, firsts, expected - firsts);
+    const warm = status === 200 ? await warmAdvance(base, child.pid, receiver, expected) : {};
     return {
       status,
       attempts: posts,
@@ -135,11 +142,34 @@ export async function advanceWithWebhook(status) {
       reference_cpu_ms: reference.cpu_ms,
       cpu_ratio: round(cpu / reference.cpu_ms),
       cold_receiver_reference_ms: coldReceiver.ms,
+      ...warm,
     };
   } finally {
     await stop(child);
     await stop(receiver.child);
   }
+}
+
+/** The third advance, each over another 1,000 messages, beside a bare loop's third round (advanceWithWebhook). */
+async function warmAdvance(base, pid, receiver, expected) {
+  let took;
+  let mainCpu;
+  for (let round = 2; round <= WARM_ROUND; round++) {
+    await sendMessages(base, MESSAGES);
+    await receiver.clear();
+    const mainCpuBefore = cpuMs(pid, { mainThread: true });
+    took = await advance(base, "24h");
+    mainCpu = cpuMs(pid, { mainThread: true }) - mainCpuBefore;
+    const { posts } = await receiver.stats();
+    if (posts !== expected) throw new Error(`advance ${round}: ${posts} posts, expected ${expected}`);
+  }
+  const reference = await bareLoopProcess(receiver.url, expected, 0, WARM_ROUND);
+  return {
+    warm_msgctl_ms: round(took, 1),
+    warm_reference_ms: reference.ms,
+    warm_ratio: round(took / reference.ms),
+    warm_msgctl_main_thread_cpu_ms: round(mainCpu, 0),
+  };
 }
 
 /**
