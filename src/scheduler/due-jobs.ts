@@ -1,5 +1,5 @@
 import type { Db } from "../store/database.js";
-import { DUE_BATCH, type JobRow } from "../store/jobs.js";
+import { DUE_BATCH, FIRST_JOB, type JobCursor, type JobRow } from "../store/jobs.js";
 
 /**
  * Due jobs read ahead in due order, a batch at a time: one read serves many starts. The scheduler
@@ -15,30 +15,38 @@ import { DUE_BATCH, type JobRow } from "../store/jobs.js";
  * For first attempts the order holds across reads: a laned job is only ever scheduled due at the
  * clock's now with the newest id, so one scheduled after a read sorts after every job it
  * returned, and is found by the next read. A job removed meanwhile (its endpoint deleted or
- * paused) is still handed out: its attempt finds the delivery no longer pending.
+ * paused) is still handed out: its attempt finds the delivery no longer pending. First attempts
+ * are not marked running (scheduler.ts): their read starts after the last one handed out, so
+ * that it never returns one in flight or one whose record is not written yet. Free jobs are
+ * marked running, and their read takes no cursor: a retry may be scheduled due before one
+ * already handed out.
  */
 export class DueJobQueue {
   readonly #db: Db;
-  readonly #read: (db: Db, now: number) => JobRow[];
+  readonly #read: (db: Db, now: number, after: JobCursor) => JobRow[];
   #jobs: JobRow[] = [];
   #next = 0;
+  /** The last job handed out since the queue was last emptied (`forget`). */
+  #after: JobCursor = FIRST_JOB;
   #readAllAt: number | undefined;
 
-  /** `read` returns the due jobs of this queue's kind at `now`, DUE_BATCH at most. */
-  constructor(db: Db, read: (db: Db, now: number) => JobRow[]) {
+  /** `read` returns the due jobs of this queue's kind at `now` (after `after`, for laned jobs), DUE_BATCH at most. */
+  constructor(db: Db, read: (db: Db, now: number, after: JobCursor) => JobRow[]) {
     this.#db = db;
     this.#read = read;
   }
 
   /** The next job read and not yet started, or undefined when they are used up. */
   shift(): JobRow | undefined {
-    return this.#next < this.#jobs.length ? this.#jobs[this.#next++] : undefined;
+    const job = this.#next < this.#jobs.length ? this.#jobs[this.#next++] : undefined;
+    if (job) this.#after = job;
+    return job;
   }
 
   /** Reads the jobs due at `now`; false when nothing new can be due or the read found none. */
   refill(now: number): boolean {
     if (this.#readAllAt === now) return false;
-    this.#jobs = this.#read(this.#db, now);
+    this.#jobs = this.#read(this.#db, now, this.#after);
     this.#next = 0;
     this.#readAllAt = this.#jobs.length < DUE_BATCH ? now : undefined;
     return this.#jobs.length > 0;
@@ -54,10 +62,11 @@ export class DueJobQueue {
     this.#readAllAt = undefined;
   }
 
-  /** Forgets what was read (a reset may have emptied or refilled the jobs). */
+  /** Forgets what was read (a reset may have emptied or refilled the jobs); only with no job in flight or unwritten. */
   forget(): void {
     this.#jobs = [];
     this.#next = 0;
+    this.#after = FIRST_JOB;
     this.#readAllAt = undefined;
   }
 }

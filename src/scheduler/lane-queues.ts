@@ -1,5 +1,5 @@
 import type { Db } from "../store/database.js";
-import { listLaneJobs, listPendingLanes, type JobRow } from "../store/jobs.js";
+import { listLaneJobs, listPendingLanes, type JobCursor, type JobRow } from "../store/jobs.js";
 
 /** A lane's jobs read ahead, and the index of the next one. */
 interface ReadAhead {
@@ -15,10 +15,16 @@ interface ReadAhead {
  * only scheduled due at the clock's now with the newest id, so one scheduled after a read sorts
  * after every job it returned. A job removed meanwhile (its endpoint deleted or paused) is still
  * handed out: its attempt finds the delivery no longer pending.
+ *
+ * Laned jobs are not marked running (scheduler.ts): a lane's read starts after the last job it
+ * handed out, remembered while the lane has nothing pending too, so that it never returns a job
+ * that ran and whose record is not written yet.
  */
 export class LaneQueues {
   readonly #db: Db;
   readonly #lanes = new Map<string, ReadAhead>();
+  /** Each lane's last job handed out, until `reload`. */
+  readonly #taken = new Map<string, JobCursor>();
 
   constructor(db: Db) {
     this.#db = db;
@@ -39,7 +45,7 @@ export class LaneQueues {
     const ahead = this.#lanes.get(lane);
     if (!ahead) return undefined;
     if (ahead.next === ahead.jobs.length) {
-      ahead.jobs = listLaneJobs(this.#db, lane);
+      ahead.jobs = listLaneJobs(this.#db, lane, this.#taken.get(lane));
       ahead.next = 0;
       if (ahead.jobs.length === 0) {
         this.#lanes.delete(lane);
@@ -52,12 +58,26 @@ export class LaneQueues {
   /** Takes the lane's head (it is about to run). */
   take(lane: string): void {
     const ahead = this.#lanes.get(lane);
-    if (ahead) ahead.next++;
+    const job = ahead?.jobs[ahead.next];
+    if (!ahead || !job) return;
+    ahead.next++;
+    this.#taken.set(lane, job);
   }
 
-  /** Forgets what was read and reads the lanes with pending jobs again (start, after an advance or a reset). */
+  /** The earliest due time of the heads of the lanes `isIdle` accepts (a busy lane goes on when its job settles). */
+  nextDueAt(isIdle: (lane: string) => boolean): number | undefined {
+    let next: number | undefined;
+    for (const lane of this.#lanes.keys()) {
+      const due = isIdle(lane) ? this.head(lane)?.due_at : undefined;
+      if (due !== undefined && (next === undefined || due < next)) next = due;
+    }
+    return next;
+  }
+
+  /** Forgets what was read and reads the lanes with pending jobs again (start, after an advance or a reset: none in flight or unwritten). */
   reload(): void {
     this.#lanes.clear();
+    this.#taken.clear();
     for (const lane of listPendingLanes(this.#db)) this.add(lane);
   }
 }

@@ -1,6 +1,6 @@
 import type { BoundJobHandler, JobCompletion, JobRun } from "../domain/core/index.js";
 import type { Db } from "../store/database.js";
-import { deleteJob, listDueFreeJobs, listDueLanedJobs, markJobFailed, markJobRunning, nextDueAt, requeueRunningJobs, type JobRow } from "../store/jobs.js";
+import { deleteJob, listDueFreeJobs, listDueLanedJobs, markJobFailed, markJobRunning, nextDueAt, nextFreeDueAt, requeueRunningJobs, type JobRow } from "../store/jobs.js";
 import type { SchedulerClock } from "./clock.js";
 import { CompletionBatch } from "./completions.js";
 import { DueJobQueue } from "./due-jobs.js";
@@ -23,6 +23,8 @@ export interface SchedulerOptions {
 const MAX_SLEEP_MS = 1_000;
 /** The longest the tick loop runs jobs before it lets the event loop serve I/O (real ms). */
 const SLICE_MS = 2;
+
+const earliest = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
 
 const isPromise = (value: unknown): value is Promise<unknown> =>
   typeof (value as Promise<unknown> | undefined)?.then === "function";
@@ -252,14 +254,19 @@ export class Scheduler {
     const now = this.#clock.now();
     // A manual clock does not move while sleeping: anything due at or before now needs a wake-up.
     if (this.#clock.mode === "manual") return this.#sleep.sleep(MAX_SLEEP_MS, now + 1);
-    const next = this.#paused ? undefined : nextDueAt(this.#db);
+    // Laned jobs in flight are pending in the database, and a busy lane goes on when its job settles.
+    const next = this.#paused ? undefined : earliest(nextFreeDueAt(this.#db), this.#lanes.nextDueAt((lane) => !this.#inFlight.isBusy(lane)));
     const delay = next === undefined ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(0, next - now));
     return this.#sleep.sleep(delay, now + delay);
   }
 
   // --- Running one job ---
 
-  /** Runs a job: sync handlers inside one transaction with the job's removal; async ones tracked. */
+  /**
+   * Runs a job: sync handlers inside one transaction with the job's removal; async ones tracked.
+   * A retry (no lane) is marked running so that the reads of free jobs skip it; a first attempt is
+   * not: laned reads start after the last job they handed out (due-jobs.ts, lane-queues.ts).
+   */
   #execute(job: JobRow): void {
     const signal = this.#inFlight.signal;
     let result = undefined as void | Promise<void | JobCompletion>;
@@ -267,8 +274,8 @@ export class Scheduler {
       // better-sqlite3 refuses a transaction function that returns a promise: keep it outside.
       this.#db.transaction(() => {
         result = this.#dispatch(job, signal);
-        if (isPromise(result)) markJobRunning(this.#db, job.id);
-        else deleteJob(this.#db, job.id);
+        if (!isPromise(result)) deleteJob(this.#db, job.id);
+        else if (!job.lane) markJobRunning(this.#db, job.id);
       });
     } catch (error) {
       if (isPromise(result)) result.catch(() => {});

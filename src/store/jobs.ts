@@ -6,6 +6,12 @@ import type { JobsTable } from "./schema.js";
 /** A job row as read back. */
 export type JobRow = Selectable<JobsTable>;
 
+/** Where a read of laned jobs starts: after this job in due order (due time, then id). */
+export type JobCursor = Pick<JobRow, "due_at" | "id">;
+
+/** Before every job. */
+export const FIRST_JOB: JobCursor = Object.freeze({ due_at: Number.MIN_SAFE_INTEGER, id: 0 });
+
 /** A job to insert: what to run, with what, when, and in which lane. */
 export interface NewJob {
   kind: string;
@@ -49,14 +55,15 @@ const dueFreeJobsQuery = compileOnce<[number], JobRow>((q, arg) =>
     .limit(sql.lit(DUE_BATCH)),
 );
 
-// Due jobs of every lane in due order (index jobs_laned_due).
-const dueLanedJobsQuery = compileOnce<[number], JobRow>((q, arg) =>
+// Due jobs of every lane in due order, after a cursor (index jobs_laned_due).
+const dueLanedJobsQuery = compileOnce<[number, number, number], JobRow>((q, arg) =>
   q
     .selectFrom("jobs")
     .selectAll()
     .where("status", "=", "pending")
     .where("lane", "is not", null)
     .where("due_at", "<=", arg(0))
+    .where((eb) => eb(eb.refTuple("due_at", "id"), ">", eb.tuple(arg(1), arg(2))))
     .orderBy("due_at")
     .orderBy("id")
     .limit(sql.lit(DUE_BATCH)),
@@ -65,13 +72,14 @@ const dueLanedJobsQuery = compileOnce<[number], JobRow>((q, arg) =>
 /** How many of a lane's next jobs one read returns at most. */
 export const LANE_BATCH = 64;
 
-// A lane's next jobs, due or not (index jobs_lane_head).
-const laneJobsQuery = compileOnce<[string], JobRow>((q, arg) =>
+// A lane's next jobs after a cursor, due or not (index jobs_lane_head).
+const laneJobsQuery = compileOnce<[string, number, number], JobRow>((q, arg) =>
   q
     .selectFrom("jobs")
     .selectAll()
     .where("lane", "=", arg(0))
     .where("status", "=", "pending")
+    .where((eb) => eb(eb.refTuple("due_at", "id"), ">", eb.tuple(arg(1), arg(2))))
     .orderBy("due_at")
     .orderBy("id")
     .limit(sql.lit(LANE_BATCH)),
@@ -99,14 +107,18 @@ export function listDueFreeJobs(db: Db, at: number): JobRow[] {
   return db.all(dueFreeJobsQuery(at));
 }
 
-/** Pending jobs of any lane due at or before `at`, in due order (ties in scheduling order), DUE_BATCH at most. */
-export function listDueLanedJobs(db: Db, at: number): JobRow[] {
-  return db.all(dueLanedJobsQuery(at));
+/**
+ * Pending jobs of any lane due at or before `at` and after `after`, in due order (ties in
+ * scheduling order), DUE_BATCH at most. Laned jobs are not marked running while they run: the
+ * cursor is what keeps a read from returning the ones already started.
+ */
+export function listDueLanedJobs(db: Db, at: number, after: JobCursor = FIRST_JOB): JobRow[] {
+  return db.all(dueLanedJobsQuery(at, after.due_at, after.id));
 }
 
-/** The pending jobs a lane runs next (due or not), in order, LANE_BATCH at most. */
-export function listLaneJobs(db: Db, lane: string): JobRow[] {
-  return db.all(laneJobsQuery(lane));
+/** The pending jobs a lane runs after `after` (due or not), in order, LANE_BATCH at most. */
+export function listLaneJobs(db: Db, lane: string, after: JobCursor = FIRST_JOB): JobRow[] {
+  return db.all(laneJobsQuery(lane, after.due_at, after.id));
 }
 
 /** The lanes that have pending jobs. */
@@ -115,15 +127,23 @@ export function listPendingLanes(db: Db): string[] {
   return rows.map((row) => row.lane as string);
 }
 
-/** The earliest due time among pending jobs, or undefined (each half read through its own index). */
+/** The earliest due time among pending jobs without a lane, or undefined. */
+export function nextFreeDueAt(db: Db): number | undefined {
+  return db.first(nextFreeDueQuery())?.due_at;
+}
+
+/**
+ * The earliest due time among pending jobs, or undefined (each half read through its own index).
+ * Laned jobs that are running count as pending: call it when none is in flight.
+ */
 export function nextDueAt(db: Db): number | undefined {
-  const free = db.first(nextFreeDueQuery())?.due_at;
+  const free = nextFreeDueAt(db);
   const laned = db.first(nextLanedDueQuery())?.due_at;
   if (free === undefined) return laned;
   return laned === undefined ? free : Math.min(free, laned);
 }
 
-/** Marks a job as running (claimed). */
+/** Marks a job as running (claimed; jobs without a lane only, see listDueLanedJobs). */
 export function markJobRunning(db: Db, id: number): void {
   db.run(markRunningQuery(id));
 }

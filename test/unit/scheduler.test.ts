@@ -1,43 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { manualClock, openClock, type SchedulerClock } from "../../src/scheduler/clock.js";
-import type { BoundJobHandler } from "../../src/domain/core/index.js";
+import { manualClock, type SchedulerClock } from "../../src/scheduler/clock.js";
 import { Scheduler } from "../../src/scheduler/scheduler.js";
-import { openDatabase, type Db } from "../../src/store/database.js";
-import { insertJob, listJobs, type JobRow } from "../../src/store/jobs.js";
-
-const T0 = 1_700_000_000_000;
+import type { Db } from "../../src/store/database.js";
+import { listJobs } from "../../src/store/jobs.js";
+import { countReads as countReadsOf, recordingHandlers, schedulerHarness, T0, until, type SchedulerHarness } from "../helpers/scheduler.js";
 
 describe("the scheduler (SANDBOX.md section 4)", () => {
   let db: Db;
   let clock: SchedulerClock;
-  let runs: { kind: string; at: number; payload: unknown }[];
+  let runs: SchedulerHarness["runs"];
   let scheduler: Scheduler;
-  let handlers: Record<string, (job: JobRow) => void | Promise<void>>;
-
-  const schedule = (kind: string, dueAt: number, payload: unknown = null, lane?: string) =>
-    insertJob(db, { kind, payload, due_at: dueAt, lane, created_at: clock.now() });
-  /** Counts the reads (through all and first) whose SQL contains `fragment`. */
-  const countReads = (fragment: string) => {
-    const reads: string[] = [];
-    const readOf = <R>(read: (query: Parameters<Db["all"]>[0]) => R) => (query: Parameters<Db["all"]>[0]) => {
-      const { sql } = query.compile();
-      if (sql.includes(fragment)) reads.push(sql);
-      return read(query);
-    };
-    db.all = readOf(db.all.bind(db)) as Db["all"];
-    db.first = readOf(db.first.bind(db)) as Db["first"];
-    return reads;
-  };
+  let handlers: SchedulerHarness["handlers"];
+  let schedule: SchedulerHarness["schedule"];
+  const countReads = (fragment: string) => countReadsOf(db, fragment);
 
   beforeEach(async () => {
-    db = await openDatabase(":memory:");
-    clock = openClock(db, "manual", T0);
-    runs = [];
-    handlers = {};
-    scheduler = new Scheduler({ db, clock, handlers: recordingHandlers((kind, payload, run) => {
-      runs.push({ kind, at: clock.now(), payload });
-      return handlers[kind]?.({ kind, id: run.id, due_at: run.dueAt, payload: JSON.stringify(payload) } as JobRow);
-    }) });
+    ({ db, clock, runs, handlers, scheduler, schedule } = await schedulerHarness());
   });
 
   afterEach(async () => {
@@ -281,14 +259,3 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
     });
   });
 });
-
-/** A handler for every job kind, each calling `record` with the kind it was asked for. */
-function recordingHandlers(record: (kind: string, ...args: Parameters<BoundJobHandler>) => void | Promise<void>): Record<string, BoundJobHandler> {
-  return new Proxy({}, { get: (_target, kind) => (typeof kind === "string" ? (...args: Parameters<BoundJobHandler>) => record(kind, ...args) : undefined) });
-}
-
-/** Yields to the event loop until `condition` holds (no wall-clock sleeps). */
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
-  if (!condition()) throw new Error("condition never held");
-}
