@@ -64,9 +64,9 @@ export class LaneQueues {
     this.#taken.set(lane, job);
   }
 
-  /** The earliest due time of the heads of the lanes `isIdle` accepts (a busy lane goes on when its job settles). */
-  nextDueAt(isIdle: (lane: string) => boolean): number | undefined {
-    let next: number | undefined;
+  /** The earliest of `dueAt` and the due times of the heads of the lanes `isIdle` accepts (a busy lane goes on when its job settles). */
+  nextDueAt(isIdle: (lane: string) => boolean, dueAt: number | undefined): number | undefined {
+    let next = dueAt;
     for (const lane of this.#lanes.keys()) {
       const due = isIdle(lane) ? this.head(lane)?.due_at : undefined;
       if (due !== undefined && (next === undefined || due < next)) next = due;

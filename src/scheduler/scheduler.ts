@@ -24,8 +24,6 @@ const MAX_SLEEP_MS = 1_000;
 /** The longest the tick loop runs jobs before it lets the event loop serve I/O (real ms). */
 const SLICE_MS = 2;
 
-const earliest = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
-
 const isPromise = (value: unknown): value is Promise<unknown> =>
   typeof (value as Promise<unknown> | undefined)?.then === "function";
 
@@ -70,8 +68,7 @@ export class Scheduler {
       finished: (job, write) => this.#completions.add(job, write),
       failed: (job, error) => this.#fail(job, error),
       settled: ({ lane }) => {
-        // Outside an advance the lane goes on without waiting for the loop's next turn; a free
-        // job's end frees room for the loop to start another.
+        // Outside an advance a lane goes on at once; a free job's end frees room for another.
         if (lane && this.#running && !this.#paused) this.#startLane(lane, this.#clock.now());
         if (!lane) this.#wakeLoop();
       },
@@ -108,10 +105,9 @@ export class Scheduler {
   }
 
   /**
-   * Manual clock: moves time forward by `ms`, running every job that falls due at its own due
-   * time, in order, including jobs those jobs schedule, up to and including the target. Each
-   * instant is finished (HTTP attempts included) before the clock moves on. Returns once that
-   * work is done.
+   * Manual clock: moves time forward by `ms`, running every job that falls due at its own due time,
+   * in order, including jobs those jobs schedule, up to and including the target. Each instant is
+   * finished (HTTP attempts included) before the clock moves on; returns once that work is done.
    */
   advance(ms: number): Promise<number> {
     return this.exclusively(async () => {
@@ -188,8 +184,7 @@ export class Scheduler {
       this.#completions.flush();
       const next = nextDueAt(this.#db);
       if (next === undefined || next > now) return;
-      // Due now but not started: a job scheduled in this instant whose wake-up (sent after its
-      // commit) has not come yet. Read again.
+      // Due now but not started: scheduled in this instant, its wake-up not come yet. Read again.
       this.#free.changed();
       this.#serial.changed();
     }
@@ -211,9 +206,8 @@ export class Scheduler {
   }
 
   /**
-   * Starts what is due at `now` and free to run: free jobs in due order (synchronous ones run
-   * here, async ones start up to maxInFlight), then the head of every idle lane, or with
-   * `serialLanes` one laned job when none is running. Returns how many ran or started.
+   * Starts what is due at `now` and free to run: free jobs in due order (sync ones run here, async ones
+   * up to maxInFlight), then every idle lane's head, or with `serialLanes` one laned job when none runs.
    */
   #startDue(now: number, serialLanes: boolean, sliceEnd = Number.POSITIVE_INFINITY): number {
     let started = 0;
@@ -255,7 +249,7 @@ export class Scheduler {
     // A manual clock does not move while sleeping: anything due at or before now needs a wake-up.
     if (this.#clock.mode === "manual") return this.#sleep.sleep(MAX_SLEEP_MS, now + 1);
     // Laned jobs in flight are pending in the database, and a busy lane goes on when its job settles.
-    const next = this.#paused ? undefined : earliest(nextFreeDueAt(this.#db), this.#lanes.nextDueAt((lane) => !this.#inFlight.isBusy(lane)));
+    const next = this.#paused ? undefined : this.#lanes.nextDueAt((lane) => !this.#inFlight.isBusy(lane), nextFreeDueAt(this.#db));
     const delay = next === undefined ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(0, next - now));
     return this.#sleep.sleep(delay, now + delay);
   }
@@ -283,8 +277,7 @@ export class Scheduler {
       return;
     }
     if (isPromise(result)) this.#inFlight.track(job, result, signal);
-    // A synchronous job (a transition that emits an event) may have scheduled a first attempt
-    // due now, whose wake-up comes only after the commit.
+    // A synchronous job (a transition) may have scheduled a first attempt due now; its wake-up comes after the commit.
     else this.#serial.changed();
   }
 
