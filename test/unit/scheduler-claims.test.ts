@@ -95,9 +95,10 @@ describe("the scheduler's claims", () => {
     h.scheduler.wake(now, "webhook:1");
     await until(() => h.runs.length === 1);
     const reads = countReads(h.db, '"status" = ? and "lane" is null order by');
-    // Thousands of turns of the event loop: a loop that wakes for the waiting jobs reads on each timer.
+    // Thousands of turns of the event loop: a loop that wakes for the waiting jobs reads on each
+    // timer (31 times here); one that sleeps reads once, twice if the turns outlast its longest sleep (1 s).
     for (let turn = 0; turn < 5_000; turn++) await new Promise((resolve) => setImmediate(resolve));
-    expect(reads.length).toBeLessThanOrEqual(1);
+    expect(reads.length).toBeLessThanOrEqual(2);
     release();
     await until(() => h.runs.length === 2);
     release();
