@@ -134,7 +134,7 @@ export function nextFreeDueAt(db: Db): number | undefined {
 
 /**
  * The earliest due time among pending jobs, or undefined (each half read through its own index).
- * Laned jobs that are running count as pending: call it when none is in flight.
+ * First attempts in flight are not marked running and count as pending: call it when none is in flight.
  */
 export function nextDueAt(db: Db): number | undefined {
   const free = nextFreeDueAt(db);
