@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,7 +58,8 @@ export function openBlobStore(dbPath: string): BlobStore {
 /** Blobs in a Map: the store of `:memory:` sandboxes (tests, `startSandbox()`). */
 export function createMemoryBlobStore(): BlobStore {
   const blobs = new Map<string, Buffer>();
-  const scratch = join(tmpdir(), `msgctl-scratch-${process.pid}`);
+  // Scratch files sit straight in the system's temporary folder: a folder of its own would outlive the process.
+  const scratchFile = (extension: string) => join(tmpdir(), `msgctl-scratch-${randomUUID()}${extension}`);
   const bytesOf = (hash: string) => {
     const bytes = blobs.get(hash);
     if (!bytes) throw new Error(`No blob ${hash}`);
@@ -111,8 +111,7 @@ export function createMemoryBlobStore(): BlobStore {
       return Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]);
     },
     async withLocalFile(hash, fn) {
-      mkdirSync(scratch, { recursive: true });
-      const path = join(scratch, randomUUID());
+      const path = scratchFile("");
       await writeFile(path, bytesOf(hash));
       try {
         return await fn(path);
@@ -120,10 +119,7 @@ export function createMemoryBlobStore(): BlobStore {
         await rm(path, { force: true });
       }
     },
-    scratchPath(extension) {
-      mkdirSync(scratch, { recursive: true });
-      return join(scratch, `${randomUUID()}${extension}`);
-    },
+    scratchPath: scratchFile,
     async clear() {
       blobs.clear();
     },

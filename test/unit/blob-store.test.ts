@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -67,5 +67,25 @@ describe("the file blob store", () => {
     await dropped.discard();
     expect(readdirSync(join(root, "sandbox.db.blobs", "tmp"))).toEqual([]);
     expect(readdirSync(join(root, "sandbox.db.blobs", kept.hash.slice(0, 2)))).toEqual([kept.hash]);
+  });
+});
+
+describe("the memory blob store", () => {
+  it("leaves nothing in the temporary folder once a lent file and a scratch file are done with", async () => {
+    const temp = mkdtempSync(join(tmpdir(), "msgctl-tmpdir-"));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = temp; // os.tmpdir() reads it on every call
+    try {
+      const blobs = createMemoryBlobStore();
+      const hash = await blobs.put(Buffer.from("lent"));
+      await blobs.withLocalFile(hash, async (path) => expect(path.startsWith(temp)).toBe(true));
+      const scratch = blobs.scratchPath(".mp4");
+      writeFileSync(scratch, "ffmpeg's output");
+      await blobs.importFile(scratch);
+      expect(readdirSync(temp)).toEqual([]);
+    } finally {
+      process.env.TMPDIR = before;
+      rmSync(temp, { recursive: true, force: true });
+    }
   });
 });
