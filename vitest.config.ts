@@ -6,7 +6,7 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    globalSetup: ["test/helpers/global-build.ts"],
+    globalSetup: ["test/helpers/global-build.ts", "test/helpers/global-temp.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: "forks",

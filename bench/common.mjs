@@ -1,7 +1,7 @@
 // What every benchmark shares: spawning msgctl and the reference processes, timing, percentiles,
 // and a keep-alive HTTP client for the set-up requests (never timed).
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -13,8 +13,12 @@ export const BIN = process.env.BENCH_BIN ?? join(ROOT, "bin/msgctl");
 export const KEY = "sk_test_acme_0000000000000000";
 export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 
-/** A fresh temporary folder for one benchmark's files. */
-export const scratch = () => mkdtempSync(join(tmpdir(), "msgctl-bench-"));
+/** A fresh temporary folder for one benchmark's files, removed when the benchmark's process exits. */
+export function scratch() {
+  const folder = mkdtempSync(join(tmpdir(), "msgctl-bench-"));
+  process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
+  return folder;
+}
 
 /** Spawns a process and resolves with its first stdout line and the child. */
 export function spawnFirstLine(args, options = {}) {

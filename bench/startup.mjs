@@ -3,10 +3,10 @@
 // msgctl runs it) and `node bin/msgctl`, each beside bare `node -e 0` measured in the same run.
 //   node bench/startup.mjs [runs]        targets: binary ≤ 200 ms, npx ≤ 250 ms
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { scratch } from "./common.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const RUNS = Number(process.argv[2] ?? 11);
@@ -16,7 +16,7 @@ const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
 
 /** A project whose only bin is a no-op: `npx` of it is npm's own floor, the least `npx msgctl` can take. */
 function noopProject() {
-  const dir = mkdtempSync(join(tmpdir(), "msgctl-npx-floor-"));
+  const dir = scratch();
   mkdirSync(join(dir, "node_modules/.bin"), { recursive: true });
   writeFileSync(join(dir, "package.json"), '{"name":"npx-floor","version":"1.0.0"}\n');
   writeFileSync(join(dir, "node_modules/.bin/noop"), "#!/usr/bin/env node\n");
