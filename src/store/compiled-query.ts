@@ -61,3 +61,12 @@ export function compileOnce<A extends unknown[], R>(
     return new BoundQuery(base, parameters);
   };
 }
+
+/**
+ * Every column of a table, in a fixed order, for an insert compiled once: the type refuses a list
+ * that leaves one out, so a column added to the table cannot be silently skipped.
+ */
+export const allColumns =
+  <T>() =>
+  <const C extends readonly (keyof T)[]>(columns: C & ([Exclude<keyof T, C[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, C[number]> })): C =>
+    columns;

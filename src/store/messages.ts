@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Updateable } from "kysely";
-import { compileOnce } from "./compiled-query.js";
+import { allColumns, compileOnce } from "./compiled-query.js";
 import type { Db } from "./database.js";
 import type { Database, MessagesTable } from "./schema.js";
 
@@ -9,12 +9,12 @@ export type MessageRow = Selectable<MessagesTable>;
 /** Changes to a message row. */
 export type MessageChanges = Updateable<MessagesTable>;
 
-const COLUMNS = [
+const COLUMNS = allColumns<MessagesTable>()([
   "id", "account_id", "conversation_id", "direction", "status", "channel", "number_handle", "remote_handle",
   "requested_channel", "text", "effect", "reply_to", "error", "metadata", "has_attachments", "voice_memo",
   "media_quality", "attempts", "first_attempt_at", "backoff_ms", "next_attempt_at", "generation", "sent_at",
   "delivered_at", "read_at", "edited_at", "created_at", "updated_at",
-] as const satisfies readonly (keyof MessagesTable)[];
+]);
 
 const insertQuery = compileOnce<unknown[], unknown>((q, arg) =>
   q.insertInto("messages").values(Object.fromEntries(COLUMNS.map((column, i) => [column, arg(i)])) as MessagesTable),

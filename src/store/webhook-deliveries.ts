@@ -1,5 +1,5 @@
 import type { Selectable } from "kysely";
-import { compileOnce } from "./compiled-query.js";
+import { allColumns, compileOnce } from "./compiled-query.js";
 import type { Db } from "./database.js";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from "./schema.js";
 
@@ -11,9 +11,9 @@ export type AttemptRow = Selectable<WebhookAttemptsTable>;
 export type DeliveryStatus = WebhookDeliveriesTable["status"];
 
 // Every event's fan-out and every attempt read and write these: compiled once (bench/README.md).
-const DELIVERY_COLUMNS = [
+const DELIVERY_COLUMNS = allColumns<WebhookDeliveriesTable>()([
   "id", "account_id", "webhook_id", "event_id", "event_type", "status", "attempt_count", "next_attempt_at", "job_id", "created_at", "updated_at",
-] as const satisfies readonly (keyof WebhookDeliveriesTable)[];
+]);
 
 const insertQuery = compileOnce<unknown[], unknown>((q, arg) =>
   q.insertInto("webhook_deliveries").values(Object.fromEntries(DELIVERY_COLUMNS.map((column, i) => [column, arg(i)])) as WebhookDeliveriesTable),
