@@ -1,5 +1,5 @@
 import { sql, type Selectable } from "kysely";
-import { compileOnce } from "./compiled-query.js";
+import { allColumns, compileOnce } from "./compiled-query.js";
 import type { Db } from "./database.js";
 import type { ConversationsTable } from "./schema.js";
 
@@ -60,12 +60,24 @@ export function findConversationOfNumber(db: Db, groupId: string, fromHandle: st
   return db.first(ofNumberInGroup(groupId, fromHandle));
 }
 
+// A send to a new contact starts a thread: compiled once, like the send's other writes (bench/README.md).
+const CONVERSATION_COLUMNS = allColumns<ConversationsTable>()([
+  "id", "account_id", "from_handle", "remote_handle", "service", "is_group", "title", "channel", "inbound_at",
+  "last_message_at", "created_at", "updated_at", "group_id", "typing_until", "last_read_at",
+]);
+
+const insertQuery = compileOnce<unknown[], unknown>((q, arg) =>
+  q.insertInto("conversations").values(Object.fromEntries(CONVERSATION_COLUMNS.map((column, i) => [column, arg(i)])) as ConversationsTable),
+);
+
+const insertParticipant = compileOnce<[string, string, number], unknown>((q, arg) =>
+  q.insertInto("conversation_participants").values({ conversation_id: arg(0), handle: arg(1), created_at: arg(2) }),
+);
+
 /** Inserts a conversation with its participants. */
 export function insertConversation(db: Db, row: ConversationsTable, participants: string[]): void {
-  db.run(db.q.insertInto("conversations").values(row));
-  for (const handle of participants) {
-    db.run(db.q.insertInto("conversation_participants").values({ conversation_id: row.id, handle, created_at: row.created_at }));
-  }
+  db.run(insertQuery(...CONVERSATION_COLUMNS.map((column) => row[column])));
+  for (const handle of participants) db.run(insertParticipant(row.id, handle, row.created_at));
 }
 
 const touch = compileOnce<[number, number, string], unknown>((q, arg) =>
