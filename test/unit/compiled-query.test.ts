@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { compileOnce } from "../../src/store/compiled-query.js";
+import { allColumns, compileOnce } from "../../src/store/compiled-query.js";
 import { openDatabase } from "../../src/store/database.js";
 
 describe("compileOnce: build a query once, bind new arguments each call", () => {
@@ -49,5 +49,25 @@ describe("compileOnce: the database runs a bound query by its SQL", () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe("allColumns: the column list of an insert compiled once", () => {
+  interface Row {
+    id: string;
+    text: string;
+    created_at: number;
+  }
+
+  it("takes a list naming every column, in its own order", () => {
+    expect(allColumns<Row>()(["created_at", "id", "text"])).toEqual(["created_at", "id", "text"]);
+  });
+
+  it("refuses, at type-check time, a list that leaves a column out or names one the table lacks", () => {
+    // `npm test` type-checks the tests first: each line below fails that check without its directive.
+    // @ts-expect-error: "text" is missing
+    allColumns<Row>()(["id", "created_at"]);
+    // @ts-expect-error: "body" is not a column
+    allColumns<Row>()(["id", "text", "created_at", "body"]);
   });
 });
