@@ -47,6 +47,11 @@ describe("the store: checkpoints off the event loop", () => {
     closeSync(fd);
     return { frames: header.readUInt32LE(16), copied: header.readUInt32LE(96) };
   };
+  /** The WAL right after a commit past SQLite's own checkpoint threshold (1,000 pages). */
+  const walAfterBigCommit = async (path: string) => {
+    await bigCommit(1_200, "big");
+    return wal(path);
+  };
 
   it("leaves a database that writes little to SQLite's own checkpoint: no thread, nothing copied yet", async () => {
     const path = await open();
@@ -73,8 +78,7 @@ describe("the store: checkpoints off the event loop", () => {
       expect(copied).toBe(frames);
     }, { timeout: 10_000, interval: 20 });
     // A COMMIT past SQLite's 1,000 pages no longer copies them itself (the worker does, later).
-    await bigCommit(1_200, "big");
-    const { frames, copied } = wal(path);
+    const { frames, copied } = await walAfterBigCommit(path);
     expect(frames).toBeGreaterThan(1_000);
     expect(copied).toBeLessThan(frames);
   });
@@ -100,8 +104,7 @@ describe("the store: checkpoints off the event loop", () => {
     await commits(64);
     await vi.waitFor(() => expect(db!.walCheckpoints).toBe("in-commit"), { timeout: 10_000, interval: 20 });
     // SQLite's checkpoint is on again: a COMMIT past 1,000 pages copies the WAL itself.
-    await bigCommit(1_200, "big");
-    const { frames, copied } = wal(path);
+    const { frames, copied } = await walAfterBigCommit(path);
     expect(copied).toBeGreaterThan(1_000);
     expect(copied).toBe(frames);
   });
