@@ -43,7 +43,10 @@ export interface Db {
    * or a committed() caller): at once when the open batch holds only bookkeeping.
    */
   urgentCommitted(): Promise<void>;
-  /** Runs `fn` once the writes made so far are committed (signals to live listeners); commits soon. */
+  /**
+   * Runs `fn` once the writes made so far are committed (signals to live listeners); commits soon.
+   * Dropped when the transaction that registered it throws: no signal for writes undone.
+   */
   afterCommit(fn: () => void): void;
   /**
    * While on, afterCommit no longer hurries a commit: its callbacks run after the next commit
@@ -223,6 +226,9 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
       if (!raw.inTransaction) openBatch();
       // A savepoint (nested ones stack under the same name): a throw undoes only fn's writes.
       savepoint.run();
+      // The signals fn registers belong to its writes: undone with them when it throws.
+      const signals = after;
+      const signalsBefore = signals.length;
       try {
         const result = fn();
         if (typeof (result as { then?: unknown } | undefined)?.then === "function") {
@@ -236,6 +242,7 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
           rollbackTo.run();
           release.run();
         }
+        signals.length = signalsBefore;
         throw error;
       }
     },

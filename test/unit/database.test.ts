@@ -55,6 +55,25 @@ describe("the store: transactions with group commit", () => {
     expect(seen).toEqual([1]);
   });
 
+  it("drops the afterCommit callbacks of a transaction that throws: no signal for writes undone", async () => {
+    const seen: string[] = [];
+    db.transaction(() => {
+      put("kept");
+      db.afterCommit(() => seen.push("kept"));
+      expect(() =>
+        db.transaction(() => {
+          put("undone");
+          // An event emitted, then a rule broken: its signal must not reach live listeners.
+          db.afterCommit(() => seen.push("undone"));
+          throw new Error("rule broken");
+        }),
+      ).toThrow("rule broken");
+      db.afterCommit(() => seen.push("after"));
+    });
+    await db.committed();
+    expect(seen).toEqual(["kept", "after"]);
+  });
+
   it("rejects committed() when SQLite rolled the batch back, so nothing lost is acknowledged", async () => {
     db.transaction(() => put("lost"));
     const waiting = db.committed();

@@ -71,12 +71,17 @@ describe("the scheduler's batches (bench/README.md)", () => {
     expect(signals).toBe(512);
   });
 
-  it("a completion that throws fails its job and undoes only its own writes", async () => {
+  it("a completion that throws fails its job and undoes only its own writes and signals", async () => {
     const errors: string[] = [];
+    const signals: string[] = [];
+    const write = (key: string) => {
+      put(key);
+      db.afterCommit(() => signals.push(key));
+    };
     const handlers: Record<string, BoundJobHandler> = {
-      ok: async (payload) => () => put(String(payload)),
+      ok: async (payload) => () => write(String(payload)),
       bad: async () => () => {
-        put("half-written");
+        write("half-written");
         throw new Error("record broken");
       },
     };
@@ -84,7 +89,10 @@ describe("the scheduler's batches (bench/README.md)", () => {
     schedule("bad", T0);
     schedule("ok", T0, "after");
     await start(handlers, { onJobError: () => errors.push("failed") }).advance(0);
+    await db.committed();
     expect(meta()).toEqual(["after", "before"]);
+    // The batch was written again one record at a time: each kept record signals once.
+    expect(signals.sort()).toEqual(["after", "before"]);
     expect(errors).toEqual(["failed"]);
     expect(listJobs(db).map((job) => [job.kind, job.status])).toEqual([["bad", "failed"]]);
   });
