@@ -89,9 +89,22 @@ function subscribersOf(ctx: DomainContext, accountId: string): readonly Subscrib
 
 const UNCOMMITTED = "webhook-uncommitted-deliveries";
 
+/**
+ * The deliveries created in the open batch. Every commit empties it: a commit ends the batch, and
+ * a delivery of it is then committed or was undone with its savepoint (no job asks for it then).
+ * A listener rather than an afterCommit per delivery: those are dropped with a savepoint that
+ * throws, and would leave its deliveries here for good.
+ */
+function uncommittedDeliveries(ctx: DomainContext): Map<string, true> {
+  const first = !ctx.caches.has(UNCOMMITTED);
+  const uncommitted = cacheOf<string, true>(ctx, UNCOMMITTED);
+  if (first) ctx.db.onCommit(() => uncommitted.clear());
+  return uncommitted;
+}
+
 /** True once the transaction that created a delivery (and emitted its event) committed. */
 export function isDeliveryCommitted(ctx: DomainContext, id: string): boolean {
-  return !cacheOf<string, true>(ctx, UNCOMMITTED).has(id);
+  return !uncommittedDeliveries(ctx).has(id);
 }
 
 /** Forgets an account's endpoints after a write to one of them (create, PATCH, delete). */
@@ -127,9 +140,7 @@ export function fanOutToWebhooks(ctx: DomainContext, event: EmittedEvent): void 
       updated_at: recordedAt,
     });
     // Its first attempt may be read before this batch commits: it waits for the commit then.
-    const uncommitted = cacheOf<string, true>(ctx, UNCOMMITTED);
-    uncommitted.set(id, true);
-    ctx.db.afterCommit(() => uncommitted.delete(id));
+    uncommittedDeliveries(ctx).set(id, true);
   }
 }
 
