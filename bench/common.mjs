@@ -13,10 +13,15 @@ export const BIN = process.env.BENCH_BIN ?? join(ROOT, "bin/msgctl");
 export const KEY = "sk_test_acme_0000000000000000";
 export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 
+const scratchFolders = [];
+process.once("exit", () => {
+  for (const folder of scratchFolders) rmSync(folder, { recursive: true, force: true });
+});
+
 /** A fresh temporary folder for one benchmark's files, removed when the benchmark's process exits. */
 export function scratch() {
   const folder = mkdtempSync(join(tmpdir(), "msgctl-bench-"));
-  process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
+  scratchFolders.push(folder);
   return folder;
 }
 
