@@ -15,11 +15,19 @@ export function insertEvent(db: Db, row: Insertable<EventsTable>): number {
   return db.run(insertEventQuery(row.id, row.account_id, row.type, row.payload, row.created_at)).lastInsertRowid;
 }
 
-/** Events after a sequence number, oldest first (or newest first); optionally one account's only. */
-export function listEventsAfter(db: Db, afterSeq: number, limit: number, accountId?: string, newestFirst = false): EventRow[] {
+/** Which events a list reads: one account's only, some types only, newest first. */
+export interface EventFilter {
+  accountId?: string;
+  types?: readonly string[];
+  newestFirst?: boolean;
+}
+
+/** Events after a sequence number, oldest first unless `newestFirst`; the limit counts matching events. */
+export function listEventsAfter(db: Db, afterSeq: number, limit: number, filter: EventFilter = {}): EventRow[] {
   let query = db.q.selectFrom("events").selectAll().where("seq", ">", afterSeq);
-  if (accountId) query = query.where("account_id", "=", accountId);
-  return db.all(query.orderBy("seq", newestFirst ? "desc" : "asc").limit(limit));
+  if (filter.accountId) query = query.where("account_id", "=", filter.accountId);
+  if (filter.types) query = query.where("type", "in", filter.types);
+  return db.all(query.orderBy("seq", filter.newestFirst ? "desc" : "asc").limit(limit));
 }
 
 /** The newest sequence number, 0 when there are no events. */

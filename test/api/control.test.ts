@@ -21,16 +21,20 @@ describe("control API: clock (SANDBOX.md section 4)", () => {
   });
 
   it.each([
-    ["no body", undefined],
-    ["a bad duration", { duration: "later" }],
-    ["negative ms", { ms: -1 }],
-    ["both fields", { duration: "1s", ms: 5 }],
-    ["an unknown field", { seconds: 5 }],
-  ])("refuses %s with 400 invalid_request, leaving the clock", async (_name, body) => {
+    ["no body", undefined, /^body: /],
+    ["neither field", {}, /^body: duration or ms is required/],
+    ["a bad duration", { duration: "later" }, /^duration: /],
+    ["negative ms", { ms: -1 }, /^ms: /],
+    ["ms as a string", { ms: "5" }, /^ms: /],
+    ["fractional ms", { ms: 1.5 }, /^ms: /],
+    ["both fields", { duration: "1s", ms: 5 }, /^ms: give duration or ms, not both/],
+    ["an unknown field", { seconds: 5 }, /seconds/],
+  ])("refuses %s with 400 invalid_request naming the field, leaving the clock", async (_name, body, message) => {
     const before = (await t.api("GET", "/sandbox/v1/clock")).body.data.now;
     const res = await t.api("POST", "/sandbox/v1/clock/advance", { body });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("invalid_request");
+    expect(res.body.message).toMatch(message);
     expect((await t.api("GET", "/sandbox/v1/clock")).body.data.now).toBe(before);
   });
 
@@ -72,6 +76,24 @@ describe("control API: events", () => {
     const bad = await t.api("GET", "/sandbox/v1/events?types=message.exploded");
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain("message.exploded");
+  });
+
+  it("pages a filtered list by the events it keeps: limit and has_more count matching events only", async () => {
+    // Earlier tests of this sandbox emitted events too: page after the newest of them.
+    const start = (await t.api("GET", "/sandbox/v1/events?order=desc&limit=1")).body.data[0]?.seq ?? 0;
+    for (const id of ["a", "b", "c"]) emit("message.sent", id);
+    emit("message.read", "r1");
+    for (const id of ["d", "e"]) emit("message.sent", id);
+    emit("message.read", "r2");
+    const first = await t.api("GET", `/sandbox/v1/events?types=message.read&limit=1&after=${start}`);
+    expect(first.body.data.map((e: any) => e.payload.message_id)).toEqual([ids("r1")]);
+    expect(first.body.has_more).toBe(true);
+    const second = await t.api("GET", `/sandbox/v1/events?types=message.read&limit=1&after=${first.body.data[0].seq}`);
+    expect(second.body.data.map((e: any) => e.payload.message_id)).toEqual([ids("r2")]);
+    expect(second.body.has_more).toBe(false);
+    const newest = await t.api("GET", `/sandbox/v1/events?types=message.read&limit=1&order=desc&after=${start}`);
+    expect(newest.body.data.map((e: any) => e.payload.message_id)).toEqual([ids("r2")]);
+    expect(newest.body.has_more).toBe(true);
   });
 
   it("refuses a limit outside 1-100", async () => {

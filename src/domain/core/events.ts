@@ -47,15 +47,23 @@ export function eventRowView(row: EventRow): EventView {
   return { id: row.id, seq: row.seq, type: row.type as EventType, created_at: isoTime(row.created_at), payload: JSON.parse(row.payload) as EventPayload };
 }
 
-/** The account's events after sequence number `after`, oldest first (or newest first), at most `limit`. */
-export function listEvents(ctx: DomainContext, accountId: string, after: number, limit: number, order: "asc" | "desc" = "asc"): EventView[] {
-  return listEventsAfter(ctx.db, after, limit, accountId, order === "desc").map(eventRowView);
+/** The account's events after sequence number `after`, oldest first (or newest first): at most `limit`, of `types` when given. */
+export function listEvents(
+  ctx: DomainContext,
+  accountId: string,
+  after: number,
+  limit: number,
+  options: { order?: "asc" | "desc"; types?: ReadonlySet<EventType> } = {},
+): EventView[] {
+  const types = options.types ? [...options.types] : undefined;
+  return listEventsAfter(ctx.db, after, limit, { accountId, types, newestFirst: options.order === "desc" }).map(eventRowView);
 }
 
 /** `types=a,b` (a query filter) → a set of event names, or undefined for all; 400 on an unknown name. */
 export function parseEventTypes(raw: string | null | undefined, field = "types"): Set<EventType> | undefined {
   if (!raw) return undefined;
   const names = raw.split(",").map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0) return undefined;
   for (const name of names) if (!isEventType(name)) throw invalidRequest(`${field}: unknown event "${name}"`);
   return new Set(names as EventType[]);
 }

@@ -24,7 +24,7 @@ function streamEvents(request: ApiRequest): EventStream {
       if (emitted.accountId === account.id) send(toEventView(emitted));
     });
     // Resume after a known event: replay what the client missed, then go live.
-    if (Number.isInteger(lastId) && lastId >= 0) for (const view of listEvents(ctx, account.id, lastId, REPLAY_LIMIT)) send(view);
+    if (Number.isInteger(lastId) && lastId >= 0) for (const view of listEvents(ctx, account.id, lastId, REPLAY_LIMIT, { types })) send(view);
     return unsubscribe;
   });
 }
@@ -38,9 +38,8 @@ export const eventRoutes: Route[] = [
     handler({ ctx, account, query }) {
       const { after, limit, types: raw, order } = parseInput(listEventsQuery, Object.fromEntries(query), "query");
       const types = parseEventTypes(raw ?? query.get("events"));
-      const views = listEvents(ctx, account.id, after, limit + 1, order);
-      const shown = views.slice(0, limit);
-      return page(types ? shown.filter((view) => types.has(view.type)) : shown, views.length > limit);
+      const views = listEvents(ctx, account.id, after, limit + 1, { order, types });
+      return page(views.slice(0, limit), views.length > limit);
     },
   },
   {
