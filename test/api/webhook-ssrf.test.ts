@@ -114,6 +114,23 @@ describe("webhook URLs in the default sandbox mode (SANDBOX.md section 1)", () =
       expect((await t.api("GET", `/v1/webhooks/${hook.id}`)).body.data.url).toBe("https://hooks.example.com/a");
     });
 
+    it("a URL over 2,048 characters is 400 invalid_url on POST and PATCH; 2,048 is taken", async () => {
+      const sized = (length: number) => `https://hooks.example.com/${"x".repeat(length - "https://hooks.example.com/".length)}`;
+      expect(sized(2_049)).toHaveLength(2_049);
+      const over = await create(t, sized(2_049));
+      expect(over.status).toBe(400);
+      expect(over.body.error).toBe("invalid_url");
+      expect(over.body.message).toBe("url: must be at most 2048 characters");
+      expect((await t.api("GET", "/v1/webhooks")).body.data).toEqual([]);
+
+      const hook = (await create(t, sized(2_048))).body.data;
+      expect(hook.url).toHaveLength(2_048);
+      const patched = await t.api("PATCH", `/v1/webhooks/${hook.id}`, { body: { url: sized(2_049) } });
+      expect(patched.status).toBe(400);
+      expect(patched.body.error).toBe("invalid_url");
+      expect((await t.api("GET", `/v1/webhooks/${hook.id}`)).body.data.url).toBe(sized(2_048));
+    });
+
     it("a name that resolves to a forbidden address is 400 invalid_url naming it", async () => {
       dns.set("intranet.example.com", ["93.184.216.34", "10.1.2.3"]);
       const res = await create(t, "https://intranet.example.com/hook");
