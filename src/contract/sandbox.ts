@@ -7,11 +7,21 @@ export const clockView = z.object({ now: timestamp, mode: z.enum(["real", "manua
 /** The sandbox clock. */
 export type ClockView = z.output<typeof clockView>;
 
-/** POST /sandbox/v1/clock/advance: a duration (`"1h30m"`) or milliseconds. */
-export const advanceBody = z.union([
-  z.strictObject({ duration: z.string().min(1).max(64).meta({ example: "1h30m" }) }),
-  z.strictObject({ ms: z.number().int().min(0).meta({ description: "the clock stays at or before the end of year 9999" }) }),
-]);
+/**
+ * POST /sandbox/v1/clock/advance: a duration (`"1h30m"`) or milliseconds, exactly one. One object
+ * rather than a union of two, so that a wrong field is named in the 400 (SANDBOX.md section 5).
+ */
+export const advanceBody = z
+  .strictObject({
+    duration: z.string().min(1).max(64).optional().meta({ example: "1h30m" }),
+    ms: z.number().int().min(0).optional().meta({ description: "the clock stays at or before the end of year 9999" }),
+  })
+  .superRefine((body, check) => {
+    const given = (body.duration === undefined ? 0 : 1) + (body.ms === undefined ? 0 : 1);
+    if (given === 1) return;
+    if (given === 0) check.addIssue({ code: "custom", message: 'duration or ms is required: send { "duration": "1h" } or { "ms": 3600000 }' });
+    else check.addIssue({ code: "custom", path: ["ms"], message: "give duration or ms, not both" });
+  });
 
 /** An account as the ready line and reset show it; a key is null when it was shown at an earlier start. */
 export const accountView = z.object({

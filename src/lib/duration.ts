@@ -1,4 +1,4 @@
-import { invalidRequest } from "./app-error.js";
+import { invalidRequest as invalid } from "./app-error.js";
 import { INPUT_LIMITS } from "./bounded-input.js";
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -6,9 +6,11 @@ const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
 
 /**
  * Parses the CLI's duration grammar (`500ms`, `90s`, `10m`, `24h`, `1h30m`, `2d`) into milliseconds.
- * A bare number is milliseconds. Throws invalid_request on anything else.
+ * A bare number is milliseconds. Throws invalid_request on anything else, its message starting
+ * with `field: ` when the duration came in a request body's field.
  */
-export function parseDuration(input: string): number {
+export function parseDuration(input: string, field?: string): number {
+  const invalidRequest = (message: string) => invalid(field ? `${field}: ${message}` : message);
   if (input.length > INPUT_LIMITS.duration) throw invalidRequest(`A duration is at most ${INPUT_LIMITS.duration} characters (forms like 500ms, 90s, 10m, 24h or 1h30m)`);
   const text = input.trim();
   if (/^\d+$/.test(text)) return Number(text);

@@ -30,7 +30,8 @@ export const clockRoutes: Route[] = [
       const body = await json();
       if (body === undefined) throw invalidRequest("body: send { \"duration\": \"1h\" } or { \"ms\": 3600000 }");
       const input = parseInput(advanceBody, body);
-      const ms = "duration" in input ? parseDuration(input.duration) : input.ms;
+      // The schema lets exactly one of the two through.
+      const ms = input.duration === undefined ? (input.ms as number) : parseDuration(input.duration, "duration");
       return ok(clockView(await control.advance(ms)));
     },
   },
