@@ -49,8 +49,6 @@ export interface AttemptWork {
   status: DeliveryStatus;
   /** Ladder attempts so far (resends not counted). */
   attempt_count: number;
-  /** Attempts recorded so far, resends included. */
-  attempts_made: number;
   account_id: string;
   webhook_id: string;
   event_id: string;
@@ -67,7 +65,6 @@ const attemptWorkQuery = compileOnce<[string], AttemptWork>((q, arg) =>
     .innerJoin("webhooks as w", "w.id", "d.webhook_id")
     .leftJoin("events as e", "e.id", "d.event_id")
     .select(["d.status", "d.attempt_count", "d.account_id", "d.webhook_id", "d.event_id", "w.url", "w.secret", "w.enabled", "w.deleted_at", "e.payload"])
-    .select((eb) => eb.selectFrom("webhook_attempts as a").select(eb.fn.countAll<number>().as("n")).whereRef("a.delivery_id", "=", "d.id").as("attempts_made"))
     .where("d.id", "=", arg(0)),
 );
 

@@ -53,7 +53,8 @@ describe("resend a delivery (POST /sandbox/v1/deliveries/:id/resend)", () => {
     const [first, second] = receiver.requests;
     expect(second?.body).toBe(first?.body);
     expect(second?.headers["x-msgctl-event-id"]).toBe(event.id);
-    expect(second?.headers["x-msgctl-attempt"]).toBe("2");
+    // The rung it repeats: X-Msgctl-Attempt stays within 1-8 (SANDBOX.md section 5).
+    expect(second?.headers["x-msgctl-attempt"]).toBe("1");
     expect(second?.headers["x-msgctl-resend"]).toBe("1");
     expect(verifyWebhook(second?.body ?? "", String(second?.headers["x-service-signature"]), "resend-secret-0123456789").ok).toBe(true);
     expect(await onlyDelivery(t)).toEqual(after);
@@ -127,7 +128,26 @@ describe("resend a delivery (POST /sandbox/v1/deliveries/:id/resend)", () => {
     const third = await onlyDelivery(t);
     expect(third.attempts.at(-1)).toMatchObject({ n: 3, resend: false });
     expect(Date.parse(third.next_attempt_at ?? "") - Date.parse(third.attempts.at(-1)?.at ?? "")).toBe(60_000);
-    expect(receiver.requests.at(-1)?.headers["x-msgctl-attempt"]).toBe("3");
+    // The header is the rung: the resend between did not push it on.
+    expect(receiver.requests.map((r) => [r.headers["x-msgctl-attempt"], r.headers["x-msgctl-resend"]])).toEqual([
+      ["1", undefined],
+      ["1", "1"],
+      ["2", undefined],
+    ]);
+  });
+
+  it("after resends, the ladder's attempts still carry X-Msgctl-Attempt 1-8, and a resend of a failed delivery 8", async () => {
+    await createHook();
+    receiver.reply(() => ({ status: 500 }));
+    emitTestEvent(t.sandbox.ctx);
+    await t.advance(0);
+    const id = (await onlyDelivery(t)).id;
+    await resend(t, id);
+    for (const wait of [5_000, 60_000, 600_000, 3_600_000, 14_400_000, 28_800_000, 43_200_000]) await t.advance(wait);
+    expect((await onlyDelivery(t)).status).toBe("failed");
+    await resend(t, id);
+    const headers = receiver.requests.map((r) => `${r.headers["x-msgctl-attempt"]}${r.headers["x-msgctl-resend"] ? "r" : ""}`);
+    expect(headers).toEqual(["1", "1r", "2", "3", "4", "5", "6", "7", "8", "8r"]);
   });
 
   it("a paused endpoint can be resent to; its abandoned delivery then succeeds", async () => {

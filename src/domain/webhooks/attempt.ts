@@ -73,7 +73,7 @@ export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery
     if (run.signal.aborted) return;
   }
   const event = work.payload === null ? undefined : { id: work.event_id, payload: work.payload };
-  const outcome = await attemptDelivery(ctx, { target, url: work.url, secret: work.secret, event, n: work.attempts_made + 1, signal: run.signal });
+  const outcome = await attemptDelivery(ctx, { target, url: work.url, secret: work.secret, event, n, signal: run.signal });
   if (!outcome || run.signal.aborted) return;
 
   // --- The record of the attempt and what comes next, written with the job's removal ---
@@ -91,7 +91,7 @@ export interface AttemptPlan {
   url: string;
   secret: string;
   event: { id: string; payload: string } | undefined;
-  /** The attempt's place among the delivery's attempts (`X-Msgctl-Attempt`). */
+  /** `X-Msgctl-Attempt`: the rung of the retry ladder, 1-8 (SANDBOX.md section 5). */
   n: number;
   signal?: AbortSignal;
   /** Extra headers (a resend says so). */

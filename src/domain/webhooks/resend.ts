@@ -34,7 +34,8 @@ export async function resendDelivery(ctx: DomainContext, accountId: string, id: 
     url: webhook.url,
     secret: webhook.secret,
     event: findEvent(ctx.db, delivery.event_id),
-    n: countAttempts(ctx.db, id) + 1,
+    // The rung it repeats, so that X-Msgctl-Attempt stays within SANDBOX.md's 1-8.
+    n: Math.max(1, delivery.attempt_count),
     headers: { "X-Msgctl-Resend": "1" },
   })) as Outcome;
   const durationMs = Math.max(0, Math.round(ctx.wallNow() - wallStart));
