@@ -10,13 +10,15 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /**
  * Normalizes a phone number to E.164, validating it as a real number (libphonenumber-js, max
  * metadata). `defaultCountry` lets national formats through (the OTP host accepts US ones).
+ * The whole input must be the number: libphonenumber-js would otherwise pick one out of a
+ * sentence ("call me at 415…"), and an extension is refused, since no text can be sent to one.
  */
 export function normalizePhone(input: string, defaultCountry?: CountryCode): string | undefined {
   const text = input.trim();
   if (text === "" || text.length > INPUT_LIMITS.phone) return undefined;
   if (!defaultCountry && !text.startsWith("+")) return undefined;
-  const parsed = parsePhoneNumberFromString(text, defaultCountry);
-  return parsed?.isValid() ? parsed.number : undefined;
+  const parsed = parsePhoneNumberFromString(text, { defaultCountry, extract: false });
+  return parsed?.isValid() && !parsed.ext ? parsed.number : undefined;
 }
 
 /** Parses a handle: a valid phone number (to E.164) or an email (lower-cased). */

@@ -94,6 +94,8 @@ describe("POST /v1/messages: refused input (SANDBOX.md section 5), changing noth
     ["empty text", { to: IPHONE, from_handle: MAIN, text: "" }, "invalid_request", /^text: /],
     ["text not a string", { to: IPHONE, from_handle: MAIN, text: 5 }, "invalid_request", /^text: /],
     ["an invalid number (+1 555…)", { to: "+15555550100", from_handle: MAIN, text: "x" }, "invalid_request", /^to: /],
+    ["a number with text after it", { to: "+14155550191;foo", from_handle: MAIN, text: "x" }, "invalid_request", /^to: /],
+    ["a number with an extension", { to: "+1 415 555 0191 ext. 7", from_handle: MAIN, text: "x" }, "invalid_request", /^to: /],
     ["to not a string", { to: 14155550191, from_handle: MAIN, text: "x" }, "invalid_request", /^to: /],
     ["a from_handle not the account's", { to: IPHONE, from_handle: "+14155550199", text: "x" }, "invalid_from_handle", /^from_handle: /],
     ["a from_handle that is no number", { to: IPHONE, from_handle: "main", text: "x" }, "invalid_from_handle", /^from_handle: /],

@@ -58,6 +58,10 @@ describe("OTP challenges (spec sections 2, 3, 4.6)", () => {
       ["a +1 555 number", "+1 555 555 0100"],
       ["a UK national number without its country code", "020 7946 0018"],
       ["words", "call me"],
+      ["a number inside a sentence", "call me at 415-555-0114 please"],
+      ["a number with an extension", "4155550115 ext. 77"],
+      ["a number with a letter after it", "4155550112x"],
+      ["a number with text after a separator", "+1 (415) 555-0116;foo"],
       ["an empty string", ""],
       ["a long string (under the 20,000 characters of any field)", "4".repeat(19_000)],
     ])("answers 400 invalid_phone for %s, and creates nothing", async (_name, phone) => {
