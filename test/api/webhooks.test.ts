@@ -68,6 +68,9 @@ const RECORD_KEYS = ["created_at", "enabled", "events", "id", "updated_at", "url
         [{ url: URL_A, secret: "too-short" }, "secret: must be 16-200 characters"],
         [{ url: URL_A, secret: "x".repeat(201) }, "secret: must be 16-200 characters"],
         [{ url: URL_A, enabled: false }, "enabled"],
+        [{ url: null }, "url: "],
+        [{ url: URL_A, events: null }, "events: "],
+        [{ url: URL_A, secret: null }, "secret: "],
       ])("rejects %j with 400 invalid_request naming the field", async (body, field) => {
         const res = await t.api("POST", "/v1/webhooks", { body });
         expect(res.status).toBe(400);
@@ -163,6 +166,11 @@ const RECORD_KEYS = ["created_at", "enabled", "events", "id", "updated_at", "url
         [{ secret: "short" }, "secret"],
         [{ events: ["nope"] }, 'unknown event "nope"'],
         [{ id: "x" }, "id"],
+        // null is neither "leave it" nor "clear it" (docs/spec-decisions.md, Webhooks).
+        [{ events: null }, "events: "],
+        [{ secret: null }, "secret: "],
+        [{ url: null }, "url: "],
+        [{ enabled: null }, "enabled: "],
       ])("rejects %j with 400 and changes nothing", async (body, field) => {
         const created = (await t.api("POST", "/v1/webhooks", { body: { url: URL_A } })).body.data;
         const res = await t.api("PATCH", `/v1/webhooks/${created.id}`, { body });
