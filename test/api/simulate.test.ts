@@ -47,6 +47,18 @@ describe("simulate inbound (SANDBOX.md section 6): a contact writes one-to-one",
     });
   });
 
+  it("has sent_at and delivered_at equal to created_at, also for several in one instant", async () => {
+    const received = [];
+    for (const text of ["one", "two", "three"]) received.push(await inbound(t, { text }));
+    expect(new Set(received.map((m) => m.created_at)).size).toBe(3);
+    for (const message of received) {
+      expect(message.sent_at).toBe(message.created_at);
+      expect(message.delivered_at).toBe(message.created_at);
+      const stored = (await t.api("GET", `/v1/messages/${message.id}`)).body.data;
+      expect([stored.sent_at, stored.delivered_at]).toEqual([message.created_at, message.created_at]);
+    }
+  });
+
   it("arrives over SMS from a contact not on iMessage", async () => {
     const received = await inbound(t, { from: ANDROID });
     expect(received.channel).toBe("sms");

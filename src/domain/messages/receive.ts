@@ -37,7 +37,6 @@ export interface Arrival {
  */
 export function recordInbound(ctx: DomainContext, arrival: Arrival): MessageRow {
   const { conversation, from, channel, createdAt, group, media } = arrival;
-  const now = ctx.clock.now();
   markInbound(ctx.db, conversation.id, channel, createdAt);
   const metadata = channel === "whatsapp" ? { sender_jid: whatsappJid(from) } : { sender_handle: from };
   const id = timeOrderedUuid(ctx.ids, createdAt);
@@ -68,8 +67,10 @@ export function recordInbound(ctx: DomainContext, arrival: Arrival): MessageRow 
     ...freshRetryColumns(),
     next_attempt_at: null,
     generation: 0,
-    sent_at: now,
-    delivered_at: now,
+    // Equal to created_at (spec-decisions, Messages): the list's time, which may run a
+    // millisecond or more ahead of the clock when several arrive in one instant.
+    sent_at: createdAt,
+    delivered_at: createdAt,
     read_at: null,
     edited_at: null,
     created_at: createdAt,
