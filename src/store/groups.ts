@@ -1,4 +1,4 @@
-import type { Selectable } from "kysely";
+import { sql, type Selectable } from "kysely";
 import { compileOnce } from "./compiled-query.js";
 import type { ConversationRow } from "./conversations.js";
 import type { Db } from "./database.js";
@@ -27,10 +27,14 @@ export function setGroupTitle(db: Db, id: string, title: string | null): void {
   db.run(db.q.updateTable("chat_groups").set({ title }).where("id", "=", id));
 }
 
-/** Records a change of the group (title, members) on it and on every conversation of it. */
+/**
+ * Records a change of the group (title, members) on it and on every conversation of it. The time
+ * never moves back: a thread's created_at and updated_at are list times, which can run a
+ * millisecond or more ahead of the clock.
+ */
 export function touchGroup(db: Db, id: string, at: number): void {
-  db.run(db.q.updateTable("chat_groups").set({ updated_at: at }).where("id", "=", id));
-  db.run(db.q.updateTable("conversations").set({ updated_at: at }).where("group_id", "=", id));
+  db.run(db.q.updateTable("chat_groups").set({ updated_at: sql<number>`max(updated_at, ${at})` }).where("id", "=", id));
+  db.run(db.q.updateTable("conversations").set({ updated_at: sql<number>`max(updated_at, ${at})` }).where("group_id", "=", id));
 }
 
 const members = compileOnce<[string], { handle: string }>((q, arg) =>

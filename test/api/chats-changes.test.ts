@@ -117,6 +117,19 @@ describe("DELETE /v1/chats/:id/participants/:handle (spec 4.5): removing a membe
     expect(res.body.data.participants).toEqual([ALICE, CAROL]);
   });
 
+  it("never moves updated_at back before created_at, when list times ran ahead of the clock", async () => {
+    // Several messages in one instant take list times a millisecond apart, ahead of the clock.
+    for (const text of ["a", "b", "c", "d", "e"]) await t.api("POST", "/sandbox/v1/simulate/inbound", { body: { from: IPHONE, to: MAIN, text } });
+    const group = await createGroup(t, { addresses: [ALICE, BOB, CAROL] });
+    expect(Date.parse(group.created_at)).toBeGreaterThan(t.sandbox.ctx.clock.now());
+    const removed = (await remove(t, group.id, BOB)).body.data;
+    const renamed = (await rename(t, group.id, "Later")).body.data;
+    for (const view of [removed, renamed, await chat(t, group.id)]) {
+      expect(view.updated_at >= view.created_at, JSON.stringify(view)).toBe(true);
+    }
+    expect(renamed.updated_at >= removed.updated_at).toBe(true);
+  });
+
   it("accepts the handle with or without its +", async () => {
     const group = await createGroup(t, { addresses: [ALICE, BOB, CAROL] });
     expect((await t.api("DELETE", `/v1/chats/${group.id}/participants/14155550151`)).body.data.participants).toEqual([ALICE, CAROL]);
