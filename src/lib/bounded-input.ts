@@ -53,16 +53,22 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
 const pathOf = (path: string, key: string | number) =>
   typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`;
 
+/** With the u flag, a surrogate matches only when it is not half of a pair. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
 /**
- * Checks a parsed JSON body against the generic limits (string and key lengths; depth was checked
- * on the text): 400 invalid_request naming the first offending field. Every route gets this
- * before its own rules, so no rule ever sees a string longer than the longest field.
+ * Checks a parsed JSON body against the generic limits (string and key lengths, whole characters;
+ * depth was checked on the text): 400 invalid_request naming the first offending field. Every
+ * route gets this before its own rules, so no rule ever sees a string longer than the longest field.
  */
 export function assertBoundedJson(value: unknown, path = ""): void {
   if (typeof value === "string") {
     if (value.length > INPUT_LIMITS.jsonString) {
       throw invalidRequest(`${path || "body"}: longer than ${INPUT_LIMITS.jsonString} characters (no field takes more)`);
     }
+    // JSON's \ud800 escapes can spell half a character, which UTF-8 (and so SQLite) cannot store:
+    // it would come back as U+FFFD, a text changed with no edit.
+    if (LONE_SURROGATE.test(value)) throw invalidRequest(`${path || "body"}: is not valid Unicode (a \\u escape of half a surrogate pair)`);
   } else if (Array.isArray(value)) {
     value.forEach((item, i) => assertBoundedJson(item, pathOf(path, i)));
   } else if (value !== null && typeof value === "object") {
@@ -70,6 +76,7 @@ export function assertBoundedJson(value: unknown, path = ""): void {
       if (key.length > INPUT_LIMITS.jsonKey) {
         throw invalidRequest(`${path || "body"}: has a field name longer than ${INPUT_LIMITS.jsonKey} characters ("${clip(key, 20)}")`);
       }
+      if (LONE_SURROGATE.test(key)) throw invalidRequest(`${path || "body"}: has a field name that is not valid Unicode`);
       assertBoundedJson(item, pathOf(path, key));
     }
   }

@@ -30,6 +30,18 @@ describe("input limits (docs/spec-decisions.md): bad input is a 400 in the error
     expect400(await t.api("POST", `/v1/messages/${delivered.id}/react`, { body: { reaction: `😀${"\u0301".repeat(19_998)}` } }), /^reaction: must be one of/);
   });
 
+  it("a \\u escape of half a surrogate pair: 400 naming the field, nothing sent; a whole pair is taken", async () => {
+    const body = (text: string) => `{"to":"+14155550150","from_handle":"+14155550101","text":"${text}"}`;
+    for (const half of ["\\ud800", "x\\udc00y", "\\ude00\\ud83d"]) {
+      expect400(await t.api("POST", "/v1/messages", { body: body(half) }), /^text: is not valid Unicode/);
+    }
+    expect400(await t.api("POST", "/v1/messages", { body: `{"\\ud800":1}` }), /^body: has a field name that is not valid Unicode/);
+    expect((await t.api("GET", "/v1/messages")).body.data).toEqual([]);
+    const whole = await t.api("POST", "/v1/messages", { body: body("\\ud83d\\ude00") });
+    expect(whole.status).toBe(202);
+    expect((await t.api("GET", `/v1/messages/${whole.body.data.id}`)).body.data.text).toBe("😀");
+  });
+
   it("JSON nested deeper than 32 levels: 400 naming the body", async () => {
     const deep = `{"to":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
     expect400(await t.api("POST", "/v1/messages", { body: deep }), /^body: nested deeper than 32 levels/);
