@@ -136,6 +136,16 @@ function toReplyResponse(event: H3Event, reply: Reply): string {
 }
 
 /**
+ * Every GET route answers HEAD too (RFC 9110 section 9.3.2): the same handler, so the same
+ * status and headers; node sends no body for a HEAD and ends an event stream's answer at once.
+ * A route with its own HEAD keeps it. The OpenAPI document lists the GET only.
+ */
+function withHeadRoutes(routes: readonly Route[]): Route[] {
+  const hasHead = new Set(routes.filter((route) => route.method === "HEAD").map((route) => route.path));
+  return routes.flatMap((route): Route[] => (route.method === "GET" && !hasHead.has(route.path) ? [route, { ...route, method: "HEAD" }] : [route]));
+}
+
+/**
  * Builds one host (messaging or OTP) as an h3 app. Request ids, the `{ data, request_id }`
  * envelope, the `{ error, message, request_id }` shape, 404 and 405 are all made here.
  */
@@ -153,7 +163,7 @@ export function createHostApp(options: HostAppOptions): H3 {
   });
 
   const methodsByPath = new Map<string, Method[]>();
-  for (const route of options.routes) {
+  for (const route of withHeadRoutes(options.routes)) {
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
     app.on(route.method, route.path, async (event) => {
       const account = route.auth === false ? undefined : authenticate(ctx, event.req.headers.get("authorization"), options.keyKind);

@@ -151,7 +151,7 @@ export function openApiDocument(host: HostName, routes: readonly Route[], option
   }
   return {
     openapi: "3.1.0",
-    info: { title: meta.title, version: options.version, description: meta.description },
+    info: { title: meta.title, version: options.version, description: `${meta.description} Every GET operation also answers HEAD: its status and headers, no body.` },
     servers: [{ url: options.serverUrl ?? `http://127.0.0.1:${meta.port}` }],
     security: [{ [meta.scheme]: [] }],
     tags: [...new Set(routes.map((route) => route.doc.tag))].map((name) => ({ name })),

@@ -131,6 +131,20 @@ describe("control API: the live event stream (server-sent events)", () => {
   });
 });
 
+describe("control API: HEAD on the event stream", () => {
+  const t = useSandbox({ socket: true });
+
+  it("answers the stream's status and headers, ends at once and leaves no subscriber behind", async () => {
+    expect(t.sandbox.ctx.bus.has("event")).toBe(false);
+    const res = await fetch(`${t.sandbox.baseUrl}/sandbox/v1/events/stream`, { method: "HEAD", headers: { authorization: "Bearer sk_test_acme_0000000000000000" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    expect(await res.text()).toBe("");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.sandbox.ctx.bus.has("event")).toBe(false);
+  });
+});
+
 describe("control API: reset", () => {
   const t = useSandbox();
 

@@ -50,7 +50,29 @@ for (const socket of [false, true]) {
         const res = await t.api("DELETE", "/v1/numbers");
         expect(res.status).toBe(405);
         expect(res.body).toEqual(errorShape("method_not_allowed"));
-        expect(res.headers.get("allow")).toBe("GET");
+        expect(res.headers.get("allow")).toBe("GET, HEAD");
+      });
+
+      it("HEAD on a GET route: the GET's status and headers, no body", async () => {
+        const get = await t.api("GET", "/v1/numbers");
+        const head = await t.api("HEAD", "/v1/numbers");
+        expect(head.status).toBe(200);
+        expect(head.headers.get("content-type")).toBe(get.headers.get("content-type"));
+        expect(head.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{24}$/);
+        if (socket) expect(head.body).toBeUndefined();
+      });
+
+      it("HEAD answers the GET's errors: 401 without a key, 404 for an unknown id, 400 for a bad query", async () => {
+        expect((await t.api("HEAD", "/v1/numbers", { key: null })).status).toBe(401);
+        expect((await t.api("HEAD", "/v1/messages/msg_nothing")).status).toBe(404);
+        expect((await t.api("HEAD", "/v1/messages?limit=0")).status).toBe(400);
+        expect((await t.otp("HEAD", "/v1/challenges/otp_nothing")).status).toBe(404);
+      });
+
+      it("HEAD on a path without GET is 405 with Allow", async () => {
+        const res = await t.api("HEAD", "/v1/attachments/presign");
+        expect(res.status).toBe(405);
+        expect(res.headers.get("allow")).toBe("POST");
       });
 
       it("malformed JSON: 400 invalid_request, and nothing changes", async () => {
