@@ -25,11 +25,17 @@ export const listChatsQuery = pageQuery;
 /** Group title limit (spec section 8): 100 characters, counted as people see them (grapheme clusters). */
 export const TITLE_MAX = 100;
 
-/** A group title: 1 to 100 characters (bounded by code units first, so segmenting never sees a huge string). */
+/**
+ * A group title: 1 to 100 characters (bounded by code units first, so segmenting never sees a huge
+ * string), something visible (not only spaces or invisible format characters), no control
+ * characters (a NUL or a bell in a name people read).
+ */
 export const groupTitle = z
   .string()
   .min(1, "must not be empty")
   .max(TITLE_MAX * 10, `must be at most ${TITLE_MAX} characters`)
+  .refine((value) => !/^[\s\p{Cf}]*$/u.test(value), "must not be blank")
+  .refine((value) => !/\p{Cc}/u.test(value), "must not contain control characters")
   .refine((value) => graphemeCount(value) <= TITLE_MAX, `must be at most ${TITLE_MAX} characters`);
 
 /** Group addresses on create (spec section 8): 2 to 31 recipients. */

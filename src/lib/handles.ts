@@ -4,8 +4,10 @@ import { INPUT_LIMITS } from "./bounded-input.js";
 /** A recipient or sender address: an E.164 phone number or an iMessage email address. */
 export type Handle = { kind: "phone"; value: string } | { kind: "email"; value: string };
 
-// Deliberately simple: iMessage addresses are ordinary mailbox@domain.tld forms.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Deliberately simple: iMessage addresses are ordinary mailbox@domain.tld forms. No control or
+// invisible format character (\p{C}: NUL, zero-width space, bidi overrides): "a@b.co\u200b"
+// would be a second thread with an address that looks like the first.
+const EMAIL = /^[^\s@\p{C}]+@[^\s@\p{C}]+\.[^\s@\p{C}]+$/u;
 
 /**
  * Normalizes a phone number to E.164, validating it as a real number (libphonenumber-js, max

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import type { H3Event } from "h3";
 import { AppError, invalidRequest } from "../lib/app-error.js";
 import { assertBoundedJson, INPUT_LIMITS, nestsDeeperThan } from "../lib/bounded-input.js";
@@ -50,7 +51,7 @@ export async function readBodyBytes(event: H3Event, limit: number): Promise<Buff
 
 /**
  * Reads a JSON body: undefined when there is none; 415 unsupported_media_type when the content
- * type is not JSON; 400 invalid_request when it does not parse or breaks the generic input limits
+ * type is not JSON; 400 invalid_request when it is not UTF-8, does not parse or breaks the generic input limits
  * (nesting, string length: src/lib/bounded-input.ts); 413 over the limit.
  */
 export async function readJsonBody(event: H3Event, limit: number): Promise<unknown> {
@@ -60,6 +61,8 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<unkno
   if (type !== "application/json" && !type.endsWith("+json")) {
     throw new AppError("unsupported_media_type", 415, `Content-Type must be application/json (got ${type || "none"})`);
   }
+  // Decoding would turn bad bytes into U+FFFD: a text changed with no edit (as for lone surrogates).
+  if (!isUtf8(bytes)) throw invalidRequest("body: not valid UTF-8");
   const text = bytes.toString("utf8");
   if (nestsDeeperThan(text, INPUT_LIMITS.jsonDepth)) throw invalidRequest(`body: nested deeper than ${INPUT_LIMITS.jsonDepth} levels`);
   let value: unknown;

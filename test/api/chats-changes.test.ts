@@ -41,7 +41,7 @@ describe("PATCH /v1/chats/:id (spec 4.5): renaming an iMessage group", () => {
     expect((await chat(t, group.id)).title).toBe("b".repeat(100));
   });
 
-  it.each([[undefined], [""], [5]])("refuses title %j with 400 invalid_request", async (title) => {
+  it.each([[undefined], [""], [5], [" "], ["\u200b"], ["x\ny"]])("refuses title %j with 400 invalid_request", async (title) => {
     const group = await createGroup(t);
     expect(expectError(await rename(t, group.id, title), 400, "invalid_request")).toMatch(/^title: /);
   });

@@ -42,6 +42,22 @@ describe("input limits (docs/spec-decisions.md): bad input is a 400 in the error
     expect((await t.api("GET", `/v1/messages/${whole.body.data.id}`)).body.data.text).toBe("😀");
   });
 
+  it("a body that is not valid UTF-8: 400, nothing sent (decoding would store U+FFFD)", async () => {
+    const bytes = Buffer.concat([Buffer.from('{"to":"+14155550150","from_handle":"+14155550101","text":"a'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('b"}')]);
+    expect400(await t.api("POST", "/v1/messages", { body: bytes }), /^body: not valid UTF-8/);
+    expect((await t.api("GET", "/v1/messages")).body.data).toEqual([]);
+  });
+
+  it("an email handle with a control or invisible character: 400 naming the field, nothing stored", async () => {
+    for (const odd of ["a@b.co\\u0000", "a@b.co\\u0007", "a@b.co\\u200b", "\\u202ea@b.co", "a\\u0000b@c.co"]) {
+      expect400(await t.api("POST", "/v1/messages", { body: `{"to":"${odd}","from_handle":"+14155550101","text":"hi"}` }), /^to: /);
+    }
+    expect400(await t.api("GET", `/v1/handles/availability?handle=${encodeURIComponent("a@b.co\u200b")}`), /^handle: /);
+    expect400(await t.api("POST", "/v1/chats", { body: `{"addresses":["a@b.co","a@b.co\\u200b"],"from_handle":"+14155550101","message":"hi"}` }), /^addresses/);
+    expect((await t.api("GET", "/v1/messages")).body.data).toEqual([]);
+    expect((await t.api("GET", "/v1/chats")).body.data).toEqual([]);
+  });
+
   it("JSON nested deeper than 32 levels: 400 naming the body", async () => {
     const deep = `{"to":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
     expect400(await t.api("POST", "/v1/messages", { body: deep }), /^body: nested deeper than 32 levels/);

@@ -13,7 +13,7 @@ export interface Answer {
   body: any;
 }
 
-/** Options of one call: a JSON body (or raw string), the key (null for none), headers. */
+/** Options of one call: a JSON body (or raw string or bytes), the key (null for none), headers. */
 export interface CallOptions {
   body?: unknown;
   key?: string | null;
@@ -47,9 +47,9 @@ async function call(
   const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? defaultKey : options.key;
   if (key !== null) headers.authorization = `Bearer ${key}`;
-  let body: string | undefined;
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
   if (options.body !== undefined) {
-    body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    body = typeof options.body === "string" || options.body instanceof Uint8Array ? (options.body as string | Uint8Array<ArrayBuffer>) : JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
   const response = await send(path, { method, headers, body });
