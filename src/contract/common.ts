@@ -55,20 +55,31 @@ export interface Page<T> {
   hasMore: boolean;
 }
 
+/**
+ * A whole number in a query string: decimal digits only. `z.coerce` would read `0x10` as 16, `1e1`
+ * as 10 and `+5` as 5: typos or probes, answered 400 like any other bad value. Anything else is
+ * left as it came, for `schema` to refuse.
+ */
+export const queryNumber = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value: number | string | undefined) => (typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : value), schema);
+
 /** `limit` 1-100 (default 50) and a `before` ISO cursor (spec 4.3, 4.5, section 8). */
 export const pageQuery = z.object({
-  limit: z.coerce
-    .number<number>({ message: "must be a whole number from 1 to 100" })
-    .int("must be a whole number from 1 to 100")
-    .min(1, "must be from 1 to 100")
-    .max(100, "must be from 1 to 100")
-    .default(50),
+  limit: queryNumber(
+    z
+      .number({ message: "must be a whole number from 1 to 100" })
+      .int("must be a whole number from 1 to 100")
+      .min(1, "must be from 1 to 100")
+      .max(100, "must be from 1 to 100")
+      .default(50),
+  ),
   before: timestamp
     .optional()
     .transform((value, issue) => {
       if (value === undefined) return undefined;
-      // Bounded before parsing: a cursor is never longer than an ISO timestamp with an offset.
-      const ms = value.length <= 40 ? parseIsoTime(value) : undefined;
+      // Bounded before parsing: a cursor is never longer than an ISO timestamp with an offset. A
+      // `+` offset sent unescaped in a query string arrives as a space: it can only mean `+`.
+      const ms = value.length <= 40 ? parseIsoTime(value.replace(/ (\d{2}:?\d{2})$/, "+$1")) : undefined;
       if (ms === undefined) {
         issue.addIssue({ code: "custom", message: "must be an ISO 8601 timestamp such as 2026-01-01T00:00:00.000Z" });
         return z.NEVER;

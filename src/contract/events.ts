@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { channel, timestamp, uuid } from "./common.js";
+import { channel, queryNumber, timestamp, uuid } from "./common.js";
 import { MESSAGE_STATUSES } from "./messages.js";
 
 /** Every event name of spec section 6. */
@@ -136,13 +136,13 @@ export const eventView = z.object({
 /** GET /sandbox/v1/events/stream query. */
 export const streamEventsQuery = z.object({
   types: z.string().max(1_000).optional().meta({ description: "comma-separated event names to keep" }),
-  after: z.coerce.number<number>().int().min(0).optional().meta({ description: "replay the events after this seq first" }),
+  after: queryNumber(z.number({ message: "must be a whole number" }).int("must be a whole number").min(0).optional()).meta({ description: "replay the events after this seq first" }),
 });
 
 /** GET /sandbox/v1/events query: events after a sequence number, oldest first. */
 export const listEventsQuery = z.object({
-  after: z.coerce.number<number>().int().min(0).default(0).meta({ description: "sequence number to list after (0: from the start)" }),
-  limit: z.coerce.number<number>().int().min(1).max(100).default(100),
+  after: queryNumber(z.number({ message: "must be a whole number" }).int("must be a whole number").min(0).default(0)).meta({ description: "sequence number to list after (0: from the start)" }),
+  limit: queryNumber(z.number({ message: "must be a whole number from 1 to 100" }).int("must be a whole number from 1 to 100").min(1, "must be from 1 to 100").max(100, "must be from 1 to 100").default(100)),
   types: z.string().max(1_000).optional().meta({ description: "comma-separated event names to keep", example: "message.sent,message.read" }),
   order: z.enum(["asc", "desc"]).default("asc").meta({ description: "asc: oldest first (for resuming after a seq); desc: newest first" }),
 });

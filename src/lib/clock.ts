@@ -55,9 +55,19 @@ export function isoTimeOrNull(ms: number | null | undefined): string | null {
   return ms == null ? null : isoTime(ms);
 }
 
-/** Parses an ISO timestamp into milliseconds, or undefined when it is not one. */
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
+
+/**
+ * Parses an ISO timestamp into milliseconds, or undefined when it is not one. Every field must be
+ * in its range: Date.parse would roll `2026-02-30` over to March 2nd and read `24:00` as the next
+ * day, so a typo would page from another moment than the one written.
+ */
 export function parseIsoTime(value: string): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) return undefined;
-  const ms = Date.parse(value);
+  const match = ISO_TIME.exec(value);
+  if (!match) return undefined;
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0] = match.slice(1).map((field) => Number(field ?? 0));
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const inRange = month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59;
+  const ms = inRange ? Date.parse(value) : Number.NaN;
   return Number.isNaN(ms) ? undefined : ms;
 }

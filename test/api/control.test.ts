@@ -99,6 +99,8 @@ describe("control API: events", () => {
   it("refuses a limit outside 1-100", async () => {
     expect((await t.api("GET", "/sandbox/v1/events?limit=0")).status).toBe(400);
     expect((await t.api("GET", "/sandbox/v1/events?limit=101")).status).toBe(400);
+    expect((await t.api("GET", "/sandbox/v1/events?limit=1e1")).body.message).toBe("limit: must be a whole number from 1 to 100");
+    expect((await t.api("GET", "/sandbox/v1/events?after=0x10")).body.message).toBe("after: must be a whole number");
   });
 });
 

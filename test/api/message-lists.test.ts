@@ -57,13 +57,29 @@ describe("GET /v1/messages (spec 4.3): newest first, paged with before, no skips
     ["limit=101", /^limit: /],
     ["limit=abc", /^limit: /],
     ["limit=1.5", /^limit: /],
+    ["limit=1e1", /^limit: must be a whole number/],
+    ["limit=0x10", /^limit: must be a whole number/],
+    ["limit=%2B5", /^limit: must be a whole number/],
+    ["limit=", /^limit: must be a whole number/],
     ["before=yesterday", /^before: /],
+    ["before=2026-02-30T00:00:00.000Z", /^before: /],
+    ["before=2026-01-01T24:00:00.000Z", /^before: /],
     ["conversation_id=nope", /^conversation_id: /],
     ["conversation_id=7d0c8a3e-1111-4111-8111-111111111111", /^conversation_id: no conversation/],
   ])("refuses %s with 400 invalid_request naming the parameter", async (query, message) => {
     const res = await t.api("GET", `/v1/messages?${query}`);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(message) });
+  });
+});
+
+describe("GET /v1/messages before a timestamp with an offset", () => {
+  const t = useSandbox();
+
+  it("takes +hh:mm, escaped or not (an unescaped + arrives as a space)", async () => {
+    for (const before of ["2030-01-01T05:00:00.000%2B05:00", "2030-01-01T05:00:00.000+05:00", "2030-01-01T00:00:00.000-00:00"]) {
+      expect((await t.api("GET", `/v1/messages?before=${before}`)).status, before).toBe(200);
+    }
   });
 });
 

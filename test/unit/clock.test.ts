@@ -45,6 +45,14 @@ describe("the clock (SANDBOX.md section 4)", () => {
     expect(parseIsoTime("2026-13-45T99:00:00Z")).toBeUndefined();
   });
 
+  it("refuses a timestamp with a field out of range instead of rolling it over", () => {
+    for (const value of ["2026-02-30T00:00:00.000Z", "2026-04-31T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01T00:60:00Z", "2026-01-01T00:00:60Z", "2026-00-10T00:00:00Z", "2026-01-00T00:00:00Z", "2026-01-01T00:00:00+24:00"]) {
+      expect(parseIsoTime(value), value).toBeUndefined();
+    }
+    expect(parseIsoTime("2028-02-29T23:59:59.999Z")).toBe(Date.UTC(2028, 1, 29, 23, 59, 59, 999));
+    expect(parseIsoTime("2026-01-01T05:00:00.000+05:00")).toBe(Date.UTC(2026, 0, 1));
+  });
+
   it("writes every timestamp exactly as toISOString does", () => {
     const cases = [
       0, 1, 999, 1_000, 86_399_999, 86_400_000,
