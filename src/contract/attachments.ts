@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { channel, timestamp, uuid } from "./common.js";
+import { MEDIA_TYPE } from "../lib/media-type.js";
 
 /** What happened to an attachment when its message left the queue (SANDBOX.md section 5, media caps). */
 export const MEDIA_DECISIONS = ["unchanged", "transcoded", "transcode_simulated", "rejected"] as const;
@@ -50,7 +51,6 @@ export type AttachmentResource = z.output<typeof attachmentResource>;
 /** The `data` of POST /v1/attachments: the Attachments in part order (spec 4.2). */
 export const uploadedAttachments = z.array(attachmentResource);
 
-const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
 
 /** POST /v1/attachments/presign (spec 4.2). */
 export const presignBody = z.strictObject({
@@ -58,7 +58,7 @@ export const presignBody = z.strictObject({
   content_type: z
     .string()
     .max(255, "must be at most 255 characters")
-    .regex(MIME, "must be a media type such as image/png")
+    .regex(MEDIA_TYPE, "must be a media type such as image/png or text/plain; charset=utf-8")
     .meta({ example: "image/png" }),
 });
 /** The body of a presign, as a client sends it. */

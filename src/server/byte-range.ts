@@ -8,11 +8,13 @@ export interface ByteRange {
  * Reads a `Range` header for a file of `size` bytes (RFC 9110 section 14): one range of
  * `bytes=a-b`, `bytes=a-` or `bytes=-n`. Undefined means "send the whole file" (no header, a
  * syntax we do not serve such as several ranges: the RFC lets a server ignore those);
- * `unsatisfiable` is a range that starts past the end (416).
+ * `unsatisfiable` is a range that starts past the end, or a suffix of 0 bytes (416).
  */
 export function parseByteRange(header: string | null, size: number): ByteRange | "unsatisfiable" | undefined {
   if (!header) return undefined;
-  const match = /^bytes=(\d{0,15})-(\d{0,15})$/.exec(header.trim());
+  // Any number of digits is a valid range (a suffix longer than the file is the whole file);
+  // past 30 the header is not one a client means.
+  const match = /^bytes=(\d{0,30})-(\d{0,30})$/.exec(header.trim());
   if (!match) return undefined;
   const [, first = "", last = ""] = match;
   if (first === "" && last === "") return undefined;

@@ -56,7 +56,8 @@ const END = Symbol("end");
  */
 export async function* multipartParts(event: H3Event, maxParts: number): AsyncGenerator<UploadPart> {
   const type = event.req.headers.get("content-type") ?? "";
-  if (!/^multipart\/form-data\s*;/i.test(type)) {
+  // multipart/form-data without its boundary parameter is that type, malformed: 400 (below).
+  if (!/^multipart\/form-data\s*(;|$)/i.test(type)) {
     throw new AppError("unsupported_media_type", 415, `Content-Type must be multipart/form-data with file parts named "file" (got ${type.split(";")[0] || "none"})`);
   }
   let parser: busboy.Busboy;

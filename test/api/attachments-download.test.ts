@@ -48,6 +48,24 @@ describe("signed download URLs (spec 2 `url`, SANDBOX.md section 5)", () => {
     expect(res.json()).toMatchObject({ error: "range_not_satisfiable", request_id: expect.any(String) });
   });
 
+  it("If-Range: the range when it names the file's ETag, the whole file (200) when not or when it is a date", async () => {
+    const [attachment] = await upload(t, { bytes: BYTES });
+    const etag = (await fetchUrl(t, attachment.url, {}, "HEAD")).headers.get("etag") as string;
+    expect((await fetchUrl(t, attachment.url, { range: "bytes=2-4", "if-range": etag })).status).toBe(206);
+    for (const other of ['"nope"', `W/${etag}`, "Wed, 21 Oct 2015 07:28:00 GMT"]) {
+      const res = await fetchUrl(t, attachment.url, { range: "bytes=2-4", "if-range": other });
+      expect(res.status, other).toBe(200);
+      expect(res.body.length).toBe(1_000);
+    }
+  });
+
+  it("an empty suffix range (bytes=-0): 416 saying the file's size", async () => {
+    const [attachment] = await upload(t, { bytes: BYTES });
+    const res = await fetchUrl(t, attachment.url, { range: "bytes=-0" });
+    expect(res.status).toBe(416);
+    expect(res.json().message).toBe("Range bytes=-0 is not satisfiable: the file has 1000 bytes");
+  });
+
   it("a range syntax not served (several ranges) gets the whole file", async () => {
     const [attachment] = await upload(t, { bytes: BYTES });
     const res = await fetchUrl(t, attachment.url, { range: "bytes=0-1,5-6" });

@@ -77,6 +77,15 @@ describe("POST /v1/attachments/presign and the PUT (spec 4.2)", () => {
     expect((await put(t, presigned.upload_url, await pngBytes(), presigned.headers)).status).toBe(200);
   });
 
+  it("a media type with parameters: signed as the presign named it, the PUT may spell it otherwise", async () => {
+    const presigned = await presign(t, { filename: "notes.txt", content_type: "Text/Plain;Charset=utf-8" });
+    expect(presigned.headers).toEqual({ "content-type": "text/plain; charset=utf-8" });
+    expect((await t.api("GET", `/v1/attachments/${presigned.id}`)).body.data.mime_type).toBe("text/plain");
+    const other = await put(t, presigned.upload_url, "hello", { "content-type": "text/plain; charset=latin1" });
+    expect(other.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^content-type: this upload URL was signed for text\/plain; charset=utf-8/) });
+    expect((await put(t, presigned.upload_url, "hello", { "content-type": "text/plain ;charset=utf-8" })).status).toBe(200);
+  });
+
   it.each([
     ["signature", (url: string) => withParam(url, "signature", "0".repeat(64))],
     ["expires", (url: string) => withParam(url, "expires", String(Number(new URL(url).searchParams.get("expires")) + 3600))],
@@ -128,6 +137,8 @@ describe("POST /v1/attachments/presign and the PUT (spec 4.2)", () => {
     [{}, /^filename: /],
     [{ filename: "a.png" }, /^content_type: /],
     [{ filename: "a.png", content_type: "png" }, /^content_type: must be a media type/],
+    [{ filename: "a.png", content_type: "image/png; charset" }, /^content_type: must be a media type/],
+    [{ filename: "a.png", content_type: "image/png;" }, /^content_type: must be a media type/],
     [{ filename: "", content_type: "image/png" }, /^filename: must not be empty/],
     [{ filename: "x".repeat(1_025), content_type: "image/png" }, /^filename: must be at most 1024/],
     [{ filename: "a.png", content_type: "image/png", size: 3 }, /unrecognized|size/i],

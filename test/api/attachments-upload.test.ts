@@ -148,6 +148,13 @@ describe("POST /v1/attachments: refusals change nothing", () => {
     expect(res.body.error).toBe("unsupported_media_type");
   });
 
+  it("multipart/form-data without a boundary: 400 invalid_request naming Content-Type", async () => {
+    const res = await t.api("POST", "/v1/attachments", { body: "--xyz\r\n", headers: { "content-type": "multipart/form-data" } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^Content-Type: .*boundary/i) });
+    expect(attachmentRows(t)).toBe(0);
+  });
+
   it("a malformed multipart body: 400 invalid_request", async () => {
     const res = await t.api("POST", "/v1/attachments", {
       body: '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nunterminated',

@@ -9,11 +9,13 @@ describe("Range headers (RFC 9110 section 14) for a 1000-byte file", () => {
     ["bytes=990-2000", { start: 990, end: 999 }],
     ["bytes=-1", { start: 999, end: 999 }],
     ["bytes=-5000", { start: 0, end: 999 }],
+    [`bytes=-${"9".repeat(20)}`, { start: 0, end: 999 }],
+    [`bytes=10-${"9".repeat(20)}`, { start: 10, end: 999 }],
   ])("%s → %j", (header, range) => {
     expect(parseByteRange(header, 1_000)).toEqual(range);
   });
 
-  it.each(["bytes=1000-", "bytes=1000-1001", "bytes=-0"])("%s is unsatisfiable (416)", (header) => {
+  it.each(["bytes=1000-", "bytes=1000-1001", "bytes=-0", `bytes=${"9".repeat(20)}-`])("%s is unsatisfiable (416)", (header) => {
     expect(parseByteRange(header, 1_000)).toBe("unsatisfiable");
   });
 

@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import { presignBody, type PresignResult } from "../../contract/attachments.js";
 import { AppError, invalidRequest, invalidState } from "../../lib/app-error.js";
 import { sanitizeFilename } from "../../lib/filename.js";
+import { normalizeMediaType } from "../../lib/media-type.js";
 import { isUuid } from "../../lib/ids.js";
 import { parseInput } from "../../lib/validation.js";
 import { completeUpload, findAttachmentById, insertAttachments, type AttachmentRow } from "../../store/attachments.js";
@@ -103,11 +104,12 @@ export async function uploadAttachments(ctx: DomainContext, accountId: string, p
 export function presignUpload(ctx: DomainContext, accountId: string, input: unknown): PresignResult {
   if (input === undefined) throw invalidRequest('body: required, e.g. { "filename": "photo.png", "content_type": "image/png" }');
   const body = parseInput(presignBody, input);
-  const contentType = body.content_type.toLowerCase();
+  // The contract checked its shape; the PUT must send the same type, in any spelling of it.
+  const { essence, full: contentType } = normalizeMediaType(body.content_type) ?? { essence: "", full: "" };
   const row = newRow(ctx, accountId, {
     filename: sanitizeFilename(body.filename, "attachment"),
     // Shown until the PUT lands; then the type sniffed from the bytes replaces it.
-    mime_type: contentType,
+    mime_type: essence,
     size_bytes: 0,
     blob: null,
     status: "pending_upload",
@@ -130,7 +132,7 @@ function uploadTarget(ctx: DomainContext, id: string, contentType: string | null
   const problem = row?.upload_content_type ? checkUploadSignature(ctx, row.id, row.upload_content_type, query) : "mismatch";
   if (problem === "expired") throw forbidden("This upload URL has expired: presign again (POST /v1/attachments/presign)");
   if (problem || !row?.upload_content_type) throw forbidden("The upload URL's signature does not match: use upload_url exactly as the presign returned it");
-  const sent = (contentType ?? "").trim().toLowerCase();
+  const sent = normalizeMediaType(contentType ?? "")?.full ?? (contentType ?? "").trim().toLowerCase();
   if (sent !== row.upload_content_type) {
     throw invalidRequest(`content-type: this upload URL was signed for ${row.upload_content_type} (got ${sent || "none"}); send the presign's headers`);
   }

@@ -9,6 +9,7 @@ import {
   uploadAttachments,
 } from "../../domain/attachments/index.js";
 import { AppError } from "../../lib/app-error.js";
+import { clip } from "../../lib/bounded-input.js";
 import { contentDisposition } from "../../lib/filename.js";
 import { parseByteRange } from "../byte-range.js";
 import { drainingOnError, multipartParts, requestStream } from "../multipart.js";
@@ -23,11 +24,17 @@ const downloadDoc = (summary: string) => ({
   description: "The URL of an Attachment's `url`; no key: the signature is the credential (valid one hour on the clock). One byte range per request.",
   params: id,
   query: signedUrlQuery,
-  responses: {
-    200: { description: "the bytes, with their type, length and filename", raw: "application/octet-stream" as const },
-    206: { description: "the range asked for", raw: "application/octet-stream" as const },
+  headers: {
+    Range: "one byte range, `bytes=first-last`, `bytes=first-` or `bytes=-suffix`: answered 206",
+    "If-Range": "the ETag the range was read against: another one gets the whole file, 200",
   },
-  errors: [403, 416],
+  responses: {
+    // The attachment's own type (sniffed from its bytes), not one fixed type.
+    200: { description: "the bytes, with their type, length and filename", raw: "*/*" as const },
+    206: { description: "the range asked for", raw: "*/*" as const },
+  },
+  errors: [403, 409, 416],
+  errorCodes: { 409: { invalid_state: "a presigned attachment whose PUT has not landed" } },
 });
 
 const signedQuery = (query: URLSearchParams) => ({ expires: query.get("expires"), signature: query.get("signature") });
@@ -35,9 +42,13 @@ const signedQuery = (query: URLSearchParams) => ({ expires: query.get("expires")
 /** GET {url}: the bytes, with their type, length, filename, and one byte range when asked (players seek). */
 function download({ ctx, event, params, query, requestId }: ApiRequest): Response {
   const file = openDownload(ctx, params.id ?? "", signedQuery(query));
-  const range = parseByteRange(event.req.headers.get("range"), file.size);
+  const etag = `"${file.hash}"`;
+  // If-Range (RFC 9110 section 13.1.5): a range read against other bytes (a transcode replaces
+  // them) gets the whole file. A date never matches: there is no Last-Modified to compare.
+  const ifRange = event.req.headers.get("if-range");
+  const range = ifRange === null || ifRange.trim() === etag ? parseByteRange(event.req.headers.get("range"), file.size) : undefined;
   if (range === "unsatisfiable") {
-    throw new AppError("range_not_satisfiable", 416, `Range ${event.req.headers.get("range")} starts past the end of the file (${file.size} bytes)`, {
+    throw new AppError("range_not_satisfiable", 416, `Range ${clip(event.req.headers.get("range") ?? "", 100)} is not satisfiable: the file has ${file.size} bytes`, {
       "content-range": `bytes */${file.size}`,
     });
   }
@@ -46,7 +57,7 @@ function download({ ctx, event, params, query, requestId }: ApiRequest): Respons
     "content-length": String(range ? range.end - range.start + 1 : file.size),
     "content-disposition": contentDisposition("inline", file.filename),
     "accept-ranges": "bytes",
-    etag: `"${file.hash}"`,
+    etag,
     // The URL itself expires; a browser may keep what it fetched a little while.
     "cache-control": "private, max-age=300",
     "x-request-id": requestId,
