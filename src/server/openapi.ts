@@ -90,7 +90,14 @@ function parameters(doc: RouteDoc, components: Record<string, JsonSchema>): Json
 
 function successResponse(answer: ResponseDoc, components: Record<string, JsonSchema>): JsonSchema {
   if (answer.raw) {
-    const schema = answer.raw === "application/octet-stream" ? { type: "string", format: "binary" } : answer.raw === "application/json" && answer.schema ? convert(answer.schema, "output", components) : { type: "string" };
+    const schema =
+      answer.raw === "application/octet-stream" || answer.raw === "*/*"
+        ? { type: "string", format: "binary" }
+        : answer.raw === "application/json"
+          ? answer.schema
+            ? convert(answer.schema, "output", components)
+            : { type: "object" }
+          : { type: "string" };
     return { description: answer.description, content: { [answer.raw]: { schema } } };
   }
   const data = answer.schema ? convert(answer.schema, "output", components) : {};
@@ -118,7 +125,9 @@ function errorResponse(status: number, codes: Record<string, string> | undefined
   const error = { $ref: "#/components/schemas/Error" };
   const description = codes ? Object.entries(codes).map(([code, when]) => `${code}: ${when}`).join("; ") : (ERROR_TEXT[status] ?? "an error");
   const schema = codes ? { allOf: [error, { properties: { error: { enum: Object.keys(codes) } } }] } : error;
-  return { description, headers: { "X-Request-Id": { $ref: "#/components/headers/RequestId" } }, content: { "application/json": { schema } } };
+  const headers: Record<string, JsonSchema> = { "X-Request-Id": { $ref: "#/components/headers/RequestId" } };
+  if (status === 429) headers["Retry-After"] = { description: "seconds to wait before trying again", schema: { type: "integer" } };
+  return { description, headers, content: { "application/json": { schema } } };
 }
 
 function operation(route: Route, host: HostName, components: Record<string, JsonSchema>): JsonSchema {
@@ -130,7 +139,7 @@ function operation(route: Route, host: HostName, components: Record<string, Json
   if (doc.description) op.description = doc.description;
   const params = parameters(doc, components);
   if (params.length > 0) op.parameters = params;
-  if (doc.body) op.requestBody = { required: false, content: { "application/json": { schema: convert(doc.body, "input", components) } } };
+  if (doc.body) op.requestBody = { required: !doc.bodyOptional, content: { "application/json": { schema: convert(doc.body, "input", components) } } };
   if (doc.upload === "multipart") {
     const files = { type: "array", items: { type: "string", format: "binary" }, minItems: 1, maxItems: 10, description: "one or more `file` parts" };
     op.requestBody = { required: true, content: { "multipart/form-data": { schema: { type: "object", properties: { file: files }, required: ["file"] } } } };

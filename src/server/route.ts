@@ -36,7 +36,7 @@ export interface ResponseDoc {
   schema?: Schema;
   list?: boolean;
   /** An answer that is not the JSON envelope: an event stream, a page, raw bytes, a document. */
-  raw?: "text/event-stream" | "text/html" | "application/octet-stream" | "application/json";
+  raw?: "text/event-stream" | "text/html" | "application/octet-stream" | "application/json" | "*/*";
 }
 
 /**
@@ -50,6 +50,8 @@ export interface RouteDoc {
   tag: string;
   /** The JSON request body. */
   body?: Schema;
+  /** The body may be left out (the document marks a body required otherwise). */
+  bodyOptional?: boolean;
   /** A body that is not JSON: multipart files (POST /v1/attachments) or raw bytes (a presigned PUT). */
   upload?: "multipart" | "bytes";
   /** The query parameters (an object schema). */

@@ -37,6 +37,16 @@ describe("contacts (SANDBOX.md section 3): profiles decide routing", () => {
     expect(magic).toMatchObject({ reachable: true, source: "contact" });
   });
 
+  it("an empty change (no body, or {}) writes nothing: the contact stays off the record", async () => {
+    for (const body of [undefined, {}]) {
+      const res = await t.api("PATCH", `/sandbox/v1/contacts/${encodeURIComponent("+14155550177")}`, { body });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ handle: "+14155550177", source: "default" });
+    }
+    const listed = (await t.api("GET", "/sandbox/v1/contacts")).body.data.map((c: { handle: string }) => c.handle);
+    expect(listed).not.toContain("+14155550177");
+  });
+
   it.each([
     ["an invalid handle", "%2B15555550100", {}],
     ["a wrong type", "%2B14155550150", { imessage: "yes" }],

@@ -49,6 +49,23 @@ describe("the OpenAPI documents", () => {
     expect(document.components.schemas.Error.required).toEqual(["error", "message", "request_id"]);
   });
 
+  it("marks the bodies a route needs as required, and documents downloads, 429 and the document itself as they answer", async () => {
+    const { paths } = await documentOf(sandbox.messagingApp);
+    for (const [path, method] of <[string, string][]>[["/v1/messages", "post"], ["/v1/chats", "post"], ["/v1/chats/{id}", "patch"], ["/v1/webhooks", "post"], ["/v1/attachments/presign", "post"], ["/sandbox/v1/clock/advance", "post"]]) {
+      expect(paths[path][method].requestBody.required, `${method} ${path}`).toBe(true);
+    }
+    for (const [path, method] of <[string, string][]>[["/sandbox/v1/reset", "post"], ["/sandbox/v1/accounts", "post"], ["/sandbox/v1/contacts/{handle}", "patch"], ["/sandbox/v1/messages/{id}/fail", "post"]]) {
+      expect(paths[path][method].requestBody.required, `${method} ${path}`).toBe(false);
+    }
+    const download = paths["/media/{id}"].get;
+    expect(Object.keys(download.responses)).toEqual(expect.arrayContaining(["200", "206", "403", "404", "409", "416"]));
+    expect(Object.keys(download.responses["200"].content)).toEqual(["*/*"]);
+    expect(download.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["Range", "If-Range"]));
+    const otp = await documentOf(sandbox.otpApp);
+    expect(otp.paths["/v1/challenges"].post.responses["429"].headers["Retry-After"].schema).toEqual({ type: "integer" });
+    expect(paths["/openapi.json"].get.responses["200"].content["application/json"].schema).toEqual({ type: "object" });
+  });
+
   it("describes every conversations route (spec 4.5) with the contract's Chat and the spec's error codes", async () => {
     const document = await documentOf(sandbox.messagingApp);
     const chatRoutes = {

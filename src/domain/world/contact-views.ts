@@ -35,6 +35,8 @@ export function setContact(ctx: DomainContext, input: string, body: unknown): Co
   const handle = requireHandle(input, "handle");
   const traits = parseInput(contactChanges, body ?? {});
   const changes = Object.fromEntries(Object.entries(traits).filter(([, value]) => value !== undefined)) as Partial<typeof traits>;
+  // Nothing to change: nothing is written, and the contact does not become one on record.
+  if (Object.keys(changes).length === 0) return getContact(ctx, handle);
   if (changes.platform === "android" && changes.imessage === undefined) changes.imessage = false;
   if (handle.includes("@") && (changes.platform === "android" || changes.imessage === false || changes.whatsapp === true)) {
     throw invalidRequest(`handle: ${handle} is an iMessage email address; it is iOS, on iMessage and not on WhatsApp`);

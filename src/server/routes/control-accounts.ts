@@ -15,6 +15,7 @@ export const accountRoutes: Route[] = [
       summary: "Create an account on demand",
       description: "Fixture-shaped, every field optional; numbers from the documented pool. Its keys are shown only in this answer.",
       body: createAccountBody,
+      bodyOptional: true,
       responses: { 201: { description: "the account with both keys", schema: accountView } },
     },
     async handler({ ctx, json }) {

@@ -45,6 +45,7 @@ export const otpControlRoutes: Route[] = [
       description: "With no body, the right code from the challenge's phone; or `code`, `wrong` or `text` (one of them), from another phone, over a channel, in a group chat.",
       params: { id: "one of this account's challenges" },
       body: challengeTextBody,
+      bodyOptional: true,
       responses: theResult,
     },
     handler: async ({ ctx, account, params, json }) => ok(textChallenge(ctx, account.id, params.id ?? "", await json()), 201),

@@ -13,6 +13,7 @@ export const resetRoutes: Route[] = [
       summary: "Wipe all state and re-seed",
       description: "Every account's state goes; the fixture (the one the sandbox started with, or the one sent) seeds it again. The clock keeps its time.",
       body: resetBody,
+      bodyOptional: true,
       responses: { 200: { description: "the accounts re-seeded, with their keys", schema: resetResult } },
     },
     async handler({ control, json }) {

@@ -80,7 +80,7 @@ export const simulateRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/messages/:id/fail",
-    doc: { tag: TAG, summary: "Force a failure", description: "A queued or sent message fails with `error` and message.failed.", params: id, body: simulateFailBody, responses: message("the failed message"), errors: [409] },
+    doc: { tag: TAG, summary: "Force a failure", description: "A queued or sent message fails with `error` and message.failed.", params: id, body: simulateFailBody, bodyOptional: true, responses: message("the failed message"), errors: [409] },
     handler: async ({ ctx, account, params, json }) => ok(simulateFailure(ctx, account.id, params.id ?? "", await json())),
   },
 ];

@@ -35,7 +35,7 @@ export const worldRoutes: Route[] = [
   {
     method: "PATCH",
     path: "/sandbox/v1/contacts/:handle",
-    doc: { tag: TAG, summary: "Set a contact's profile", description: "Only the traits sent; switching to Android turns iMessage off unless imessage is sent too.", params: handle, body: contactChanges, responses: { 200: { description: "the profile", schema: contactView } } },
+    doc: { tag: TAG, summary: "Set a contact's profile", description: "Only the traits sent; switching to Android turns iMessage off unless imessage is sent too.", params: handle, body: contactChanges, bodyOptional: true, responses: { 200: { description: "the profile", schema: contactView } } },
     handler: async ({ ctx, params, json }) => ok(setContact(ctx, params.handle ?? "", await json())),
   },
   {

@@ -84,7 +84,8 @@ export const inspectorRoutes: Route[] = [
       summary: "The inspector's script and style",
       description: "Named by their content hash, so cached for a year (immutable).",
       params: { file: "a file name from the page, e.g. app-3KJ2F9QX.js" },
-      responses: { 200: { description: "the file", raw: "application/octet-stream" } },
+      responses: { 200: { description: "the file", raw: "*/*" } },
+      errorCodes: { 404: { not_found: "no inspector file of that name (an older build's name, say)" } },
     },
     handler(request) {
       const name = request.params.file ?? "";
