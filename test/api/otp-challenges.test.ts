@@ -72,6 +72,12 @@ describe("OTP challenges (spec sections 2, 3, 4.6)", () => {
       expect(count()).toBe(0);
     });
 
+    it.each(["+14155550190", "(415) 555-0190", "+14155550189"])("answers 400 invalid_phone for the service's own number %s, and creates nothing", async (phone) => {
+      const res = await t.otp("POST", "/v1/challenges", { body: { phone } });
+      expect(res.body).toEqual(error("invalid_phone", /^phone: \+141555501(90|89) is the OTP service's own number/));
+      expect(count()).toBe(0);
+    });
+
     it.each([
       ["a number", { phone: 4155550123 }, /^phone: must be a string$/],
       ["null", { phone: null }, /^phone: must be a string$/],
