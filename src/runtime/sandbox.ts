@@ -65,6 +65,8 @@ export interface Sandbox {
   otpUrl: string;
   inspectorUrl: string;
   accounts: SandboxAccount[];
+  /** The validated fixture it started from (what a reset re-seeds by default). */
+  fixture: Fixture;
   /** Keys generated at this start (shown once). */
   generatedKeys: { account: string; kind: "api_key" | "otp_api_key"; key: string }[];
   ctx: DomainContext;
@@ -161,6 +163,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     get accounts() {
       return control.accounts();
     },
+    fixture,
     generatedKeys: seeded.flatMap((account) => [
       ...(account.generated.api_key ? [{ account: account.name, kind: "api_key" as const, key: account.api_key }] : []),
       ...(account.generated.otp_api_key ? [{ account: account.name, kind: "otp_api_key" as const, key: account.otp_api_key }] : []),

@@ -3,6 +3,7 @@ import type { EventPayload, EventType, EventView } from "../contract/events.js";
 import type { AccountView } from "../contract/sandbox.js";
 import { allAccounts } from "../domain/accounts/index.js";
 import type { Settings } from "../contract/settings.js";
+import type { Fixture } from "../domain/sandbox/index.js";
 import { listEvents, toEventView } from "../domain/core/index.js";
 import { parseDuration } from "../lib/duration.js";
 import { launchSandbox } from "./sandbox.js";
@@ -58,7 +59,7 @@ export interface StartedSandbox {
   events(account?: string): EventView[];
   /** Resolves with the first event of `type` matching `match` (already emitted ones count). */
   waitForEvent<T extends EventType>(type: T, options?: { match?: EventMatch<T>; timeoutMs?: number; account?: string }): Promise<EventView<T>>;
-  /** Wipes all state and re-seeds from the fixture. */
+  /** Wipes all state and re-seeds from the fixture; the keys stay those of this handle. */
   reset(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -100,6 +101,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   const history = (account?: string) => listEvents(sandbox.ctx, accountId(account), 0, 1_000_000);
 
   const client = clientFor(first?.name ?? "");
+  // Keys the fixture leaves out are generated at start; a reset keeps them, so that `apiKey`,
+  // `client` and every `clientFor` client taken before it still work after it.
+  const keyed: Fixture = {
+    ...sandbox.fixture,
+    accounts: sandbox.fixture.accounts.map((account) => {
+      const seeded = accounts.find((a) => a.name === account.name);
+      return { ...account, api_key: account.api_key ?? seeded?.api_key ?? undefined, otp_api_key: account.otp_api_key ?? seeded?.otp_api_key ?? undefined };
+    }),
+  };
   return {
     baseUrl: sandbox.baseUrl,
     otpUrl: sandbox.otpUrl,
@@ -142,7 +152,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       });
     },
     reset: async () => {
-      await sandbox.control.reset();
+      await sandbox.control.reset(keyed);
     },
     stop: () => sandbox.stop(),
   };

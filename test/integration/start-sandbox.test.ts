@@ -55,3 +55,23 @@ describe("startSandbox() with a fixture object", () => {
     await expect(startSandbox({ fixture: { accounts: "none" } })).rejects.toThrow(/startSandbox\(\{ fixture \}\): accounts/);
   });
 });
+
+describe("startSandbox().reset() with a fixture that leaves the keys out", () => {
+  it("wipes the state and keeps the generated keys, so the handle's clients still work", async () => {
+    const sandbox = await startSandbox({ fixture: { accounts: [{ name: "A", numbers: [{ handle: "+14155550171", channels: ["sms"] }] }, { name: "B", numbers: [] }] } });
+    try {
+      const { apiKey, otpApiKey } = sandbox;
+      expect(apiKey).toMatch(/^sk_test_/);
+      const b = sandbox.clientFor("B");
+      await sandbox.client.messages.send({ to: "+14155550150", from_handle: "+14155550171", text: "before" });
+      await sandbox.reset();
+      expect([sandbox.apiKey, sandbox.otpApiKey]).toEqual([apiKey, otpApiKey]);
+      expect(await sandbox.client.messages.list()).toEqual({ data: [], hasMore: false });
+      expect((await sandbox.client.numbers.list()).map((n) => n.handle)).toEqual(["+14155550171"]);
+      expect(await b.numbers.list()).toEqual([]);
+      expect(await sandbox.otp.create("+14155550141")).toMatchObject({ phone: "+14155550141" });
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});
