@@ -75,6 +75,14 @@ describe("POST /v1/messages (spec 4.3): accepted", () => {
     expect(reply).toMatchObject({ reply_to: received.id, conversation_id: received.conversation_id });
   });
 
+  it("delivers a one-to-one send to another of the account's numbers like one to a contact, and records no inbound copy (spec-decisions)", async () => {
+    const sent = await send(t, { from_handle: MAIN, to: SALES });
+    await t.advance(60_000);
+    expect((await message(t, sent.id)).status).toBe("read");
+    const all = (await t.api("GET", "/v1/messages?limit=100")).body.data;
+    expect(all.map((m: { id: string; direction: string }) => [m.id, m.direction])).toEqual([[sent.id, "outbound"]]);
+  });
+
   it("accepts null for optional fields", async () => {
     const sent = await send(t, { effect: null, reply_to: null, channel: null, voice_memo: null, media_quality: null, attachment_ids: null });
     expect(sent.status).toBe("queued");
