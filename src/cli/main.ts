@@ -3,6 +3,7 @@ import { CommanderError } from "commander";
 import { ApiError, ConnectionError } from "../client/http.js";
 import { isAppError } from "../lib/app-error.js";
 import { packageVersion } from "../runtime/version.js";
+import { exitAfterFlush, exitQuietlyOnBrokenPipe } from "./exit.js";
 import { SIGNAL_EXIT } from "./interrupt.js";
 import { wantsColor } from "./output.js";
 import { createProgram } from "./program.js";
@@ -37,8 +38,9 @@ export function reportError(error: unknown, stderr: (text: string) => void = (t)
   return EXIT.apiError;
 }
 
-/** The CLI's entry: parses argv, runs one command, exits with its status. */
+/** The CLI's entry: parses argv, runs one command, exits with its status once its output is out. */
 export async function run(argv: string[]): Promise<void> {
+  exitQuietlyOnBrokenPipe();
   const program = createProgram(packageVersion());
   let code: number = EXIT.ok;
   try {
@@ -46,5 +48,5 @@ export async function run(argv: string[]): Promise<void> {
   } catch (error) {
     code = reportError(error);
   }
-  process.exit(code);
+  await exitAfterFlush(code);
 }
