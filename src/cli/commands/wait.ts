@@ -7,9 +7,16 @@ import { details, type Output } from "../output.js";
 import { startProgress } from "../progress.js";
 import { UsageError } from "../usage-error.js";
 
-/** Thrown when a wait runs out of time: exit 1, with what was seen. */
+/** Thrown when a wait runs out of time (or its goal can no longer be reached): exit 1, with what was seen. */
 export class WaitTimeout extends Error {
   override readonly name = "WaitTimeout";
+  constructor(
+    message: string,
+    /** The resource as last seen, when the wait polled one. */
+    readonly lastSeen?: unknown,
+  ) {
+    super(message);
+  }
 }
 
 /** Parses `--match k=v` pairs; keys may be dotted paths into the payload (`metadata.sender_handle`). */
