@@ -1,5 +1,6 @@
 import { createClient, type MsgctlClient } from "../client/client.js";
-import { readStateFile } from "./state-file.js";
+import type { HostName } from "../client/http.js";
+import { readStateFile, stateFilePath } from "./state-file.js";
 import { UsageError } from "./usage-error.js";
 
 /** No sandbox to talk to (no flag, variable or state file): exit 1, like an unreachable one. */
@@ -19,39 +20,87 @@ export interface ConnectionFlags {
 
 /** Where the sandbox is and which keys to use, resolved. */
 export interface Connection {
-  baseUrl: string;
+  /** Absent only when the command needs the OTP host alone and nothing named the messaging host. */
+  baseUrl?: string;
   otpUrl?: string;
   apiKey?: string;
   otpApiKey?: string;
   account?: string;
 }
 
+/** The state directory the flags (or MSGCTL_STATE_DIR) name. */
+export const stateDirOf = (flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env) => flags.stateDir ?? env.MSGCTL_STATE_DIR ?? ".msgctl";
+
 /**
- * Resolves the connection in one pass: flags, then MSGCTL_* variables, then
- * `<state-dir>/sandbox.json` of a running `msgctl serve`. `--account NAME` picks an account of
- * the state file; the first one is the default.
+ * A host URL as given, or a usage error naming where it came from: `new URL` deep in the client
+ * would otherwise fail with a bare "Invalid URL" crash.
  */
-export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Connection {
-  const state = readStateFile(flags.stateDir ?? env.MSGCTL_STATE_DIR ?? ".msgctl");
+function checkedUrl(value: string | undefined, from: string): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    // reported below
+  }
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+    throw new UsageError(`${from} must be an http(s) URL such as http://127.0.0.1:4010 (got "${value}")`);
+  }
+  return value;
+}
+
+/**
+ * Everything known about the sandbox, in one pass: flags, then MSGCTL_* variables, then
+ * `<state-dir>/sandbox.json` of a running `msgctl serve`. Either URL may be missing; a URL that is
+ * given must be one. `--account NAME` picks an account of the state file; the first is the default.
+ */
+export function findSandbox(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Connection {
+  const stateDir = stateDirOf(flags, env);
+  const state = readStateFile(stateDir);
   const accountName = flags.account ?? env.MSGCTL_ACCOUNT;
   const account = accountName ? state?.accounts.find((a) => a.name === accountName) : state?.accounts[0];
   if (accountName && state && !account) {
-    throw new UsageError(`No account named "${accountName}" in the running sandbox (accounts: ${state.accounts.map((a) => a.name).join(", ")})`);
+    // Keys are kept as hashes, so the sandbox cannot hand them out again: only this file knows them.
+    throw new UsageError(
+      `No account named "${accountName}" in ${stateFilePath(stateDir)} (accounts: ${state.accounts.map((a) => a.name).join(", ")}). ` +
+        "Accounts made with `msgctl accounts create` against this sandbox are added there; for one made otherwise, whose keys were shown only once, " +
+        "pass --api-key and --otp-api-key (or set MSGCTL_API_KEY and MSGCTL_OTP_API_KEY) instead of --account",
+    );
   }
-  const baseUrl = flags.baseUrl ?? env.MSGCTL_BASE_URL ?? state?.base_url;
-  if (!baseUrl) {
-    throw new NoSandboxError("No sandbox found: start one with `msgctl serve`, or pass --base-url (or set MSGCTL_BASE_URL)");
-  }
+  // An empty value (`MSGCTL_BASE_URL= msgctl …`) counts as not given.
+  const given = (...values: (string | undefined)[]) => values.find((value) => value !== undefined && value !== "");
+  const baseUrl = given(flags.baseUrl, env.MSGCTL_BASE_URL);
+  const otpUrl = given(flags.otpUrl, env.MSGCTL_OTP_URL);
+  const fromState = `${stateFilePath(stateDir)}'s`;
   return {
-    baseUrl,
-    otpUrl: flags.otpUrl ?? env.MSGCTL_OTP_URL ?? state?.otp_url,
+    baseUrl: baseUrl !== undefined ? checkedUrl(baseUrl, "--base-url (or MSGCTL_BASE_URL)") : checkedUrl(state?.base_url, `${fromState} base_url`),
+    otpUrl: otpUrl !== undefined ? checkedUrl(otpUrl, "--otp-url (or MSGCTL_OTP_URL)") : checkedUrl(state?.otp_url, `${fromState} otp_url`),
     apiKey: flags.apiKey ?? env.MSGCTL_API_KEY ?? account?.api_key ?? undefined,
     otpApiKey: flags.otpApiKey ?? env.MSGCTL_OTP_API_KEY ?? account?.otp_api_key ?? undefined,
     account: account?.name,
   };
 }
 
-/** A client for the resolved connection. */
-export function connect(flags: ConnectionFlags): MsgctlClient {
-  return createClient(resolveConnection(flags));
+/**
+ * The connection of a command that talks to `host` (default: the messaging host), whose URL must
+ * be known. OTP commands need only the OTP host's: they never call the messaging host.
+ */
+export function resolveConnection(flags: ConnectionFlags, env?: NodeJS.ProcessEnv, host?: "messaging"): Connection & { baseUrl: string };
+export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv | undefined, host: HostName): Connection;
+export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env, host: HostName = "messaging"): Connection {
+  const connection = findSandbox(flags, env);
+  if (host === "messaging" && !connection.baseUrl) {
+    throw new NoSandboxError("No sandbox found: start one with `msgctl serve`, or pass --base-url (or set MSGCTL_BASE_URL)");
+  }
+  if (host === "otp" && !connection.otpUrl) {
+    throw new NoSandboxError("No sandbox's OTP host found: start one with `msgctl serve`, or pass --otp-url (or set MSGCTL_OTP_URL)");
+  }
+  return connection;
+}
+
+/** A client for the resolved connection of a command that talks to `host`. */
+export function connect(flags: ConnectionFlags, host: HostName = "messaging"): MsgctlClient {
+  const connection = resolveConnection(flags, process.env, host);
+  // Without a messaging URL the client refuses any call to that host ("No messaging URL configured").
+  return createClient({ ...connection, baseUrl: connection.baseUrl ?? "" });
 }

@@ -171,7 +171,7 @@ export function createProgram(version: string): Command {
     .action(
       action(async (flags, out) => {
         const { openapi } = await import("./commands/openapi.js");
-        await openapi({ host: flags.host }, out);
+        await openapi(flags, out);
       }),
     );
 

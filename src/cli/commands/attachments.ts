@@ -1,10 +1,11 @@
-import { createWriteStream } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ChalkInstance } from "chalk";
 import type { AttachmentResource, PresignResult } from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { details, table, type Output } from "../output.js";
+import { UsageError } from "../usage-error.js";
 import { formatSize, uploadFiles } from "./upload-files.js";
 
 /** Key/value lines for one attachment. */
@@ -73,13 +74,43 @@ export async function attachmentsGet(id: string, options: ConnectionFlags, out: 
   return attachment;
 }
 
+/** Why a file cannot be written, in a few words. */
+const WRITE_FAILURES: Record<string, string> = {
+  ENOENT: "no such directory",
+  ENOTDIR: "a part of the path is not a directory",
+  EISDIR: "is a directory",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EROFS: "read-only file system",
+};
+
+/**
+ * Opens the file a download is saved to. A path that cannot be written is the caller's to fix:
+ * a usage error naming it (exit 2), as a missing file to upload is.
+ */
+async function openTarget(target: string, flag: boolean): Promise<FileHandle> {
+  try {
+    return await open(target, "w");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    throw new UsageError(`${flag ? "-o " : ""}${target}: cannot write there (${WRITE_FAILURES[code] ?? (code || (error as Error).message)})`);
+  }
+}
+
 /** `msgctl attachments download ID [-o FILE]`: the bytes through the signed url, to FILE (default: its filename here). */
 export async function attachmentsDownload(id: string, options: ConnectionFlags & { output?: string }, out: Output): Promise<AttachmentResource> {
   const client = connect(options);
   const attachment = await client.attachments.get(id);
   const response = await client.attachments.download(attachment);
   const target = options.output ?? attachment.filename;
-  await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>), createWriteStream(target));
+  let file: FileHandle;
+  try {
+    file = await openTarget(target, options.output !== undefined);
+  } catch (error) {
+    await response.body?.cancel();
+    throw error;
+  }
+  await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>), file.createWriteStream());
   out.result(attachment, (a) => [`Saved ${target} (${formatSize(a.size_bytes)}, ${a.mime_type})`]);
   return attachment;
 }

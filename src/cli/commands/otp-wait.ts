@@ -42,10 +42,10 @@ export async function waitForChallenge(client: MsgctlClient, id: string, target:
           progress.succeed(`${id} is ${challenge.status}`);
           return challenge;
         }
-        if (verdict === "never") throw new WaitTimeout(`Challenge ${id} is ${challenge.status}: it will not be ${target}`);
+        if (verdict === "never") throw new WaitTimeout(`Challenge ${id} is ${challenge.status}: it will not be ${target}`, challenge);
         progress.update(`Waiting for ${id} to be ${target} (now ${challenge.status})`);
         if (Date.now() >= deadline) {
-          throw new WaitTimeout(`Challenge ${id} was still ${challenge.status} after ${label} (wanted ${target}; on a manual clock, run \`msgctl clock advance\`)`);
+          throw new WaitTimeout(`Challenge ${id} was still ${challenge.status} after ${label} (wanted ${target}; on a manual clock, run \`msgctl clock advance\`)`, challenge);
         }
         await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
       }
@@ -59,7 +59,7 @@ export async function waitForChallenge(client: MsgctlClient, id: string, target:
 /** `msgctl wait otp ID --status S [--timeout 10s]`. */
 export async function waitOtp(id: string, options: ConnectionFlags & { status: ChallengeStatus; timeout?: string }, out: Output): Promise<ChallengeResource> {
   const limit = timeoutMs(options.timeout);
-  const challenge = await waitForChallenge(connect(options), id, options.status, limit, out, options.timeout ?? "10s");
+  const challenge = await waitForChallenge(connect(options, "otp"), id, options.status, limit, out, options.timeout ?? "10s");
   out.result(challenge, (c) => challengeDetails(out.color, c));
   return challenge;
 }

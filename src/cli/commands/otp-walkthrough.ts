@@ -66,7 +66,7 @@ export async function otpWalkthrough(
 ): Promise<ChallengeResource | undefined> {
   if (out.json) throw new UsageError("`msgctl otp walkthrough` is interactive: --json does not apply (script the steps with `otp create`, `otp text`, `otp consume`)");
   if (!out.interactive && prompts === inquirerWalkthroughPrompts) throw new UsageError("`msgctl otp walkthrough` asks questions: run it in a terminal");
-  const client = connect(options);
+  const client = connect(options, "otp");
   const { color } = out;
   const say = (text = "") => out.line(text);
 

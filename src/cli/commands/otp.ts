@@ -6,21 +6,21 @@ import { challengeDetails, challengeStatusText, createdDetails, textResultLines,
 
 /** `msgctl otp create --phone P`: POST /v1/challenges; prints the code and what the app shows. */
 export async function otpCreate(options: ConnectionFlags & { phone: string }, out: Output): Promise<CreatedChallenge> {
-  const created = await connect(options).otp.create(options.phone);
+  const created = await connect(options, "otp").otp.create(options.phone);
   out.result(created, (c) => [`Challenge ${c.id} is ${challengeStatusText(out.color, "pending")}: the user texts ${c.code} to ${c.send_to.display}`, ...createdDetails(out.color, c)]);
   return created;
 }
 
 /** `msgctl otp get ID`: GET /v1/challenges/:id. */
 export async function otpGet(id: string, options: ConnectionFlags, out: Output): Promise<ChallengeResource> {
-  const challenge = await connect(options).otp.get(id);
+  const challenge = await connect(options, "otp").otp.get(id);
   out.result(challenge, (c) => challengeDetails(out.color, c));
   return challenge;
 }
 
 /** `msgctl otp consume ID`: POST /v1/challenges/:id/consume (exit 1 with 409/410 when refused). */
 export async function otpConsume(id: string, options: ConnectionFlags, out: Output): Promise<ChallengeResource> {
-  const challenge = await connect(options).otp.consume(id);
+  const challenge = await connect(options, "otp").otp.consume(id);
   out.result(challenge, (c) => [out.color.green("Consumed: sign-in is complete"), ...challengeDetails(out.color, c)]);
   return challenge;
 }
@@ -51,14 +51,14 @@ export async function otpText(id: string, options: OtpTextOptions, out: Output):
     channel: options.channel,
     members: options.members?.split(",").map((member) => member.trim()).filter(Boolean),
   };
-  const result = await connect(options).otp.text(id, input);
+  const result = await connect(options, "otp").otp.text(id, input);
   out.result(result.challenge, () => textResultLines(out.color, result));
   return result;
 }
 
 /** `msgctl otp thread PHONE`: the OTP numbers' threads with a phone, oldest first, as the phone shows them. */
 export async function otpThread(phone: string, options: ConnectionFlags, out: Output): Promise<OtpText[]> {
-  const otp = connect(options).otp;
+  const otp = connect(options, "otp").otp;
   const texts: OtpText[] = [];
   let before: string | undefined;
   for (;;) {
@@ -75,7 +75,7 @@ export async function otpThread(phone: string, options: ConnectionFlags, out: Ou
 /** `msgctl simulate otp-fault unavailable [--off]`: the OTP host's `/v1` answers 503 until switched off. */
 export async function otpFault(fault: string, options: ConnectionFlags & { off?: boolean }, out: Output): Promise<OtpFaults> {
   if (fault !== "unavailable") throw new UsageError(`Unknown OTP fault "${fault}": the one OTP fault is unavailable`);
-  const faults = await connect(options).otp.fault("unavailable", { off: options.off });
+  const faults = await connect(options, "otp").otp.fault("unavailable", { off: options.off });
   out.result(faults, (f) =>
     f.unavailable
       ? `The OTP host's /v1 now answers 503 unavailable (${out.color.cyan("msgctl simulate otp-fault unavailable --off")} ends it)`

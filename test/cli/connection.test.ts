@@ -1,0 +1,84 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveConnection } from "../../src/cli/connection.js";
+import { startSandbox, type StartedSandbox } from "../../src/runtime/start-sandbox.js";
+import { runCli } from "../helpers/cli.js";
+
+const NOWHERE = { stateDir: "/nonexistent" };
+
+describe("where a command goes: flags, MSGCTL_* variables, the state file (SANDBOX.md section 6)", () => {
+  it("a --base-url or --otp-url that is not an http(s) URL is a usage error naming the flag and its variable", () => {
+    expect(() => resolveConnection({ ...NOWHERE, baseUrl: "notaurl" }, {})).toThrow(
+      expect.objectContaining({ name: "UsageError", message: '--base-url (or MSGCTL_BASE_URL) must be an http(s) URL such as http://127.0.0.1:4010 (got "notaurl")' }),
+    );
+    expect(() => resolveConnection(NOWHERE, { MSGCTL_BASE_URL: "ftp://127.0.0.1" })).toThrow(/--base-url \(or MSGCTL_BASE_URL\) must be an http\(s\) URL/);
+    expect(() => resolveConnection(NOWHERE, { MSGCTL_BASE_URL: "http://127.0.0.1:4010", MSGCTL_OTP_URL: "notaurl" })).toThrow(/--otp-url \(or MSGCTL_OTP_URL\) must be/);
+  });
+
+  it("an OTP command needs only the OTP host's URL; a messaging command still needs --base-url", () => {
+    const env = { MSGCTL_OTP_URL: "http://127.0.0.1:4011", MSGCTL_OTP_API_KEY: "otp_live_x" };
+    expect(resolveConnection(NOWHERE, env, "otp")).toEqual({ otpUrl: "http://127.0.0.1:4011", otpApiKey: "otp_live_x", baseUrl: undefined, apiKey: undefined, account: undefined });
+    expect(() => resolveConnection(NOWHERE, env)).toThrow(expect.objectContaining({ name: "NoSandboxError", message: expect.stringContaining("pass --base-url") }));
+    expect(() => resolveConnection(NOWHERE, { MSGCTL_BASE_URL: "http://127.0.0.1:4010" }, "otp")).toThrow(
+      expect.objectContaining({ name: "NoSandboxError", message: expect.stringContaining("pass --otp-url (or set MSGCTL_OTP_URL)") }),
+    );
+  });
+});
+
+describe("the CLI turns bad URLs and unwritable paths into one-line errors, and runs OTP commands on OTP settings alone", () => {
+  let sandbox: StartedSandbox;
+  let empty: string;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    empty = mkdtempSync(join(tmpdir(), "msgctl-connection-"));
+  });
+  afterAll(() => sandbox?.stop());
+
+  const noCrash = (stderr: string) => expect(stderr).not.toMatch(/crashed|TypeError|\n\s+at /);
+
+  it.each([
+    [["numbers", "--base-url", "notaurl"], {}, "--base-url (or MSGCTL_BASE_URL)"],
+    [["numbers"], { MSGCTL_BASE_URL: "notaurl" }, "--base-url (or MSGCTL_BASE_URL)"],
+    [["otp", "get", "chal_x", "--otp-url", "notaurl"], {}, "--otp-url (or MSGCTL_OTP_URL)"],
+  ])("msgctl %j with %j: exit 2, naming %s", async (args, env, named) => {
+    const result = await runCli(args, { cwd: empty, env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`error ${named} must be an http(s) URL such as http://127.0.0.1:4010 (got "notaurl")\n`);
+  });
+
+  it("otp create, text, wait, get and consume work with MSGCTL_OTP_URL and MSGCTL_OTP_API_KEY only, in a directory without a sandbox", async () => {
+    const env = { MSGCTL_OTP_URL: sandbox.otpUrl, MSGCTL_OTP_API_KEY: sandbox.otpApiKey };
+    const otp = async (...args: string[]) => {
+      const result = await runCli([...args, "--json"], { cwd: empty, env });
+      expect(result.code, result.stderr).toBe(0);
+      return JSON.parse(result.stdout);
+    };
+    const created = await otp("otp", "create", "--phone", "+14155550141");
+    expect(created).toMatchObject({ id: expect.stringMatching(/^chal_/), phone: "+14155550141" });
+    expect(await otp("otp", "text", created.id)).toMatchObject({ status: "verified" });
+    expect(await otp("wait", "otp", created.id, "--status", "verified")).toMatchObject({ status: "verified" });
+    expect(await otp("otp", "consume", created.id)).toMatchObject({ status: "consumed" });
+    expect(await otp("otp", "get", created.id)).toMatchObject({ status: "consumed" });
+
+    const messaging = await runCli(["numbers"], { cwd: empty, env });
+    expect(messaging.code).toBe(1);
+    expect(messaging.stderr).toContain("No sandbox found: start one with `msgctl serve`, or pass --base-url");
+  });
+
+  it("attachments download -o into a missing directory: exit 2 naming the path, as a missing file to upload is", async () => {
+    const file = join(empty, "note.txt");
+    writeFileSync(file, "hello");
+    const flags = ["--base-url", sandbox.baseUrl, "--api-key", sandbox.apiKey];
+    const [uploaded] = JSON.parse((await runCli(["attachments", "upload", file, "--json", ...flags], { cwd: empty })).stdout);
+    const result = await runCli(["attachments", "download", uploaded.id, "-o", "/nonexistent/dir/f.txt", ...flags], { cwd: empty });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("error -o /nonexistent/dir/f.txt: cannot write there (no such directory)\n");
+    noCrash(result.stderr);
+
+    const saved = await runCli(["attachments", "download", uploaded.id, "-o", join(empty, "copy.txt"), ...flags], { cwd: empty });
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stdout).toContain("Saved");
+  });
+});
