@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, openSync, closeSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** What `serve` writes to `<state-dir>/sandbox.json` so other commands find it (SANDBOX.md section 1). */
@@ -16,11 +16,16 @@ export interface StateFile {
 /** The state file's path in a state directory. */
 export const stateFilePath = (stateDir: string) => join(stateDir, "sandbox.json");
 
-/** Writes the state file (readable only by the user: it holds keys). */
+/**
+ * Writes the state file (readable only by the user: it holds keys), whole: through a temporary
+ * file and a rename, so a command reading it meanwhile never sees half of it.
+ */
 export function writeStateFile(stateDir: string, state: StateFile): string {
   mkdirSync(stateDir, { recursive: true });
   const path = stateFilePath(stateDir);
-  writeFileSync(path, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
   return path;
 }
 
@@ -37,4 +42,42 @@ export function readStateFile(stateDir: string): StateFile | undefined {
 /** Removes the state file if it is still this process's. */
 export function removeStateFile(stateDir: string, pid: number): void {
   if (readStateFile(stateDir)?.pid === pid) rmSync(stateFilePath(stateDir), { force: true });
+}
+
+// A lock older than this was left by a process that died while holding it.
+const STALE_LOCK_MS = 5_000;
+const LOCK_RETRY_MS = 10;
+
+/**
+ * Changes the state file under a lock (`sandbox.json.lock`), so parallel `accounts create` runs
+ * (test workers sharing one sandbox) do not overwrite each other's additions. `change` returns
+ * the new contents, or undefined to leave the file as it is. Returns what was written.
+ */
+export async function updateStateFile(stateDir: string, change: (state: StateFile) => StateFile | undefined): Promise<StateFile | undefined> {
+  const lock = `${stateFilePath(stateDir)}.lock`;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, "wx", 0o600));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return undefined; // no state directory: nothing to update
+      const age = (() => {
+        try {
+          return Date.now() - statSync(lock).mtimeMs;
+        } catch {
+          return 0; // released meanwhile
+        }
+      })();
+      if (age > STALE_LOCK_MS) rmSync(lock, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+    }
+  }
+  try {
+    const state = readStateFile(stateDir);
+    const next = state && change(state);
+    if (next) writeStateFile(stateDir, next);
+    return next;
+  } finally {
+    rmSync(lock, { force: true });
+  }
 }
