@@ -57,6 +57,8 @@ export function addWebhookCommands(program: Command, action: typeof Action): voi
     .option("--status <status>", "pending, succeeded, failed, abandoned or dropped")
     .option("--event <id>", "only this event's")
     .option("--limit <n>", "how many (1-100)", wholeNumber, 50)
+    .option("--before <time>", "only deliveries created before this time (the `More:` hint's value)")
+    .option("--all", "every page")
     .action(action(async (flags, out) => (await commands()).webhooksDeliveries(flags, out)));
 
   webhooks

@@ -47,11 +47,11 @@ export async function waitForStatus(client: MsgctlClient, id: string, target: Me
           return message;
         }
         if (verdict === "never") {
-          throw new WaitTimeout(`Message ${id} is ${message.status}${message.error ? ` (${message.error})` : ""}: it will not be ${target}`);
+          throw new WaitTimeout(`Message ${id} is ${message.status}${message.error ? ` (${message.error})` : ""}: it will not be ${target}`, message);
         }
         progress.update(`Waiting for ${id} to be ${target} (now ${message.status})`);
         if (Date.now() >= deadline) {
-          throw new WaitTimeout(`Message ${id} was still ${message.status} after ${label} (wanted ${target}; on a manual clock, run \`msgctl clock advance\`)`);
+          throw new WaitTimeout(`Message ${id} was still ${message.status} after ${label} (wanted ${target}; on a manual clock, run \`msgctl clock advance\`)`, message);
         }
         await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
       }

@@ -5,7 +5,7 @@ import { UsageError } from "../usage-error.js";
 import { messageDetails, messagesTable } from "./message-format.js";
 import { uploadFiles } from "./upload-files.js";
 import { waitForStatus } from "./message-wait.js";
-import { timeoutMs } from "./wait.js";
+import { timeoutMs, WaitTimeout } from "./wait.js";
 
 /** Options of `msgctl send`. */
 export interface SendOptions extends ConnectionFlags {
@@ -51,7 +51,17 @@ export async function send(options: SendOptions, out: Output): Promise<MessageRe
   };
   const { message, replayed } = await client.messages.send(input, { idempotencyKey: options.idempotencyKey });
   if (!out.json) out.line(replayed ? `Already sent with this idempotency key: ${message.id} (${message.status})` : `Queued ${message.id}`);
-  const final = options.wait ? await waitForStatus(client, message.id, options.wait, limit, out, options.timeout ?? "10s") : message;
+  let final = message;
+  if (options.wait) {
+    try {
+      final = await waitForStatus(client, message.id, options.wait, limit, out, options.timeout ?? "10s");
+    } catch (error) {
+      // The message exists whatever became of the wait: a script gets it (as last seen) on stdout,
+      // and the exit status still says the wait failed.
+      if (out.json) out.result(error instanceof WaitTimeout && error.lastSeen ? error.lastSeen : message, () => {});
+      throw error;
+    }
+  }
   out.result(final, (m) => messageDetails(out.color, m));
   return final;
 }

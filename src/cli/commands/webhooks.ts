@@ -139,19 +139,33 @@ export function attemptOutcome(attempt: DeliveryAttempt | undefined): string {
   return attempt.status_code !== null ? String(attempt.status_code) : (attempt.error ?? "");
 }
 
-/** `msgctl webhooks deliveries [--webhook ID] [--status S] [--event ID] [--limit N]`: newest first. */
+/**
+ * `msgctl webhooks deliveries [--webhook ID] [--status S] [--event ID] [--limit N] [--before T] [--all]`:
+ * newest first; a page at a time with a `More: --before …` hint, as `messages list`, or every page with --all.
+ */
 export async function webhooksDeliveries(
-  options: ConnectionFlags & { webhook?: string; status?: string; event?: string; limit?: number },
+  options: ConnectionFlags & { webhook?: string; status?: string; event?: string; limit?: number; before?: string; all?: boolean },
   out: Output,
 ): Promise<Delivery[]> {
-  const { data } = await connect(options).webhooks.deliveries({
-    webhook_id: options.webhook,
-    status: options.status as Delivery["status"] | undefined,
-    event_id: options.event,
-    limit: options.limit ?? 50,
-  });
-  out.result(data, (list) =>
-    table(
+  const webhooks = connect(options).webhooks;
+  const filters = { webhook_id: options.webhook, status: options.status as Delivery["status"] | undefined, event_id: options.event };
+  let deliveries: Delivery[] = [];
+  let hasMore = false;
+  if (options.all) {
+    let before = options.before;
+    for (;;) {
+      const page = await webhooks.deliveries({ ...filters, limit: 100, before });
+      deliveries.push(...page.data);
+      if (!page.hasMore || page.data.length === 0) break;
+      before = page.data.at(-1)?.created_at;
+    }
+  } else {
+    const page = await webhooks.deliveries({ ...filters, limit: options.limit ?? 50, before: options.before });
+    deliveries = page.data;
+    hasMore = page.hasMore;
+  }
+  out.result(deliveries, (list) => {
+    const lines = table(
       out.color,
       ["ID", "EVENT", "WEBHOOK", "STATUS", "ATTEMPTS", "LAST", "NEXT ATTEMPT"],
       list.map((d) => [
@@ -163,9 +177,11 @@ export async function webhooksDeliveries(
         attemptOutcome(d.attempts.at(-1)),
         d.next_attempt_at ?? "",
       ]),
-    ),
-  );
-  return data;
+    );
+    if (hasMore) lines.push(out.color.dim(`More: --before ${list.at(-1)?.created_at} (or --all)`));
+    return lines;
+  });
+  return deliveries;
 }
 
 /** `msgctl webhooks resend ID`: one more attempt of that delivery's event now, signed afresh. */

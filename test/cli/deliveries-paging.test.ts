@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type StartedSandbox } from "../../src/runtime/start-sandbox.js";
+import { runCli } from "../helpers/cli.js";
+
+/** `webhooks deliveries` pages like `messages list`: a hint when there is more, and --all. */
+describe("msgctl webhooks deliveries: paging (SANDBOX.md section 6)", () => {
+  let sandbox: StartedSandbox;
+  let flags: string[];
+  const cli = (...args: string[]) => runCli([...args, ...flags]);
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    flags = ["--base-url", sandbox.baseUrl, "--api-key", sandbox.apiKey, "--state-dir", "/nonexistent"];
+    await sandbox.client.webhooks.create({ url: "http://127.0.0.1:9/hook", events: ["message.received"] });
+    for (const text of ["one", "two", "three"]) await sandbox.simulate.inbound({ from: "+14155550191", to: "+14155550101", text });
+  });
+  afterAll(() => sandbox?.stop());
+
+  it("says how to see the rest when a page is full, and the hint's --before shows it", async () => {
+    const first = await cli("webhooks", "deliveries", "--limit", "2");
+    expect(first.code, first.stderr).toBe(0);
+    const hint = first.stdout.match(/^More: --before (\S+) \(or --all\)$/m);
+    expect(hint, first.stdout).not.toBeNull();
+    expect(first.stdout.match(/message\.received/g)).toHaveLength(2);
+
+    const rest = await cli("webhooks", "deliveries", "--limit", "2", "--before", hint?.[1] ?? "");
+    expect(rest.stdout.match(/message\.received/g)).toHaveLength(1);
+    expect(rest.stdout).not.toContain("More:");
+  });
+
+  it("--all follows every page; --json prints the deliveries only", async () => {
+    const all = await cli("webhooks", "deliveries", "--all", "--json");
+    expect(all.code, all.stderr).toBe(0);
+    const deliveries = JSON.parse(all.stdout);
+    expect(deliveries).toHaveLength(3);
+    expect(new Set(deliveries.map((d: { id: string }) => d.id)).size).toBe(3);
+    expect(JSON.parse((await cli("webhooks", "deliveries", "--limit", "2", "--json")).stdout)).toHaveLength(2);
+  });
+});

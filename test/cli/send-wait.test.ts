@@ -1,0 +1,22 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type StartedSandbox } from "../../src/runtime/start-sandbox.js";
+import { runCli } from "../helpers/cli.js";
+
+describe("msgctl send --wait --json when the wait fails (SANDBOX.md section 6)", () => {
+  let sandbox: StartedSandbox;
+  let flags: string[];
+  beforeAll(async () => {
+    sandbox = await startSandbox(); // a manual clock: nothing moves, so the wait runs out
+    flags = ["--base-url", sandbox.baseUrl, "--api-key", sandbox.apiKey, "--state-dir", "/nonexistent"];
+  });
+  afterAll(() => sandbox?.stop());
+
+  it("prints the message it created, as last seen, on stdout, and still exits 1", async () => {
+    const result = await runCli(["send", "--to", "+14155550191", "--from", "+14155550101", "--text", "hi", "--wait", "delivered", "--timeout", "200ms", "--json", ...flags]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error Message \S+ was still queued after 200ms \(wanted delivered/m);
+    const message = JSON.parse(result.stdout);
+    expect(message).toMatchObject({ id: expect.any(String), status: "queued", text: "hi" });
+    expect(await sandbox.client.messages.get(message.id)).toMatchObject({ id: message.id });
+  });
+});
