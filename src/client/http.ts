@@ -25,6 +25,19 @@ export class ConnectionError extends Error {
   }
 }
 
+/**
+ * A response's body as text. A body cut off midway (the sandbox stopped while answering: undici's
+ * "terminated") is a ConnectionError like a refused connection, not a bare TypeError.
+ */
+export async function bodyText(response: Response): Promise<string> {
+  try {
+    return await response.text();
+  } catch (error) {
+    if ((error as Error)?.name === "AbortError") throw error;
+    throw new ConnectionError(response.url ? new URL(response.url).origin : "its address", Object.assign(new Error("the sandbox went away while answering"), { cause: error }));
+  }
+}
+
 /** Where and how a client talks to a sandbox. */
 export interface ClientOptions {
   baseUrl: string;
@@ -76,7 +89,7 @@ export class HttpClient {
   /** Sends a request and unwraps `{ data, has_more, request_id }`; throws ApiError on 4xx/5xx. */
   async request<T>(host: HostName, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const response = await this.raw(host, method, path, options);
-    const text = await response.text();
+    const text = await bodyText(response);
     let body: Record<string, unknown> = {};
     try {
       body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
@@ -95,7 +108,7 @@ export class HttpClient {
   /** Throws the ApiError an error response carries; returns ok responses as they are. */
   async ensureOk(response: Response): Promise<Response> {
     if (response.ok) return response;
-    const text = await response.text();
+    const text = await bodyText(response);
     let body: Record<string, unknown> = {};
     try {
       body = JSON.parse(text) as Record<string, unknown>;

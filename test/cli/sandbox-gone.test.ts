@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { waitEvent } from "../../src/cli/commands/wait.js";
 import { readEventStream } from "../../src/cli/event-stream.js";
 import { createOutput } from "../../src/cli/output.js";
+import { createClient } from "../../src/client/client.js";
 import { ConnectionError } from "../../src/client/http.js";
 import { startSandbox } from "../../src/runtime/start-sandbox.js";
 import { spawnServe } from "../helpers/cli.js";
@@ -30,6 +31,19 @@ describe("an event stream cut off by the sandbox stopping", () => {
     await expect(reading).rejects.toThrow(ConnectionError);
     await expect(reading).rejects.toThrow("Cannot reach the sandbox at http://127.0.0.1:4010: the sandbox went away");
     expect(seen).toEqual([{ n: 1 }]);
+  });
+});
+
+describe("an ordinary answer cut off midway", () => {
+  it("is a ConnectionError from the typed client, not a bare TypeError", async () => {
+    const broken = () => {
+      const body = new ReadableStream<Uint8Array>({ pull: (controller) => controller.error(new TypeError("terminated")) });
+      const response = new Response(body, { status: 200, headers: { "content-type": "application/json" } });
+      Object.defineProperty(response, "url", { value: "http://127.0.0.1:4010/v1/numbers" });
+      return Promise.resolve(response);
+    };
+    const client = createClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "sk_test_x", fetch: broken });
+    await expect(client.numbers.list()).rejects.toThrow("Cannot reach the sandbox at http://127.0.0.1:4010: the sandbox went away while answering");
   });
 });
 

@@ -1,7 +1,8 @@
-import { open, type FileHandle } from "node:fs/promises";
+import { open, rm, type FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ChalkInstance } from "chalk";
+import { ConnectionError } from "../../client/http.js";
 import type { AttachmentResource, PresignResult } from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { details, table, type Output } from "../output.js";
@@ -110,7 +111,13 @@ export async function attachmentsDownload(id: string, options: ConnectionFlags &
     await response.body?.cancel();
     throw error;
   }
-  await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>), file.createWriteStream());
+  try {
+    await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>), file.createWriteStream());
+  } catch (error) {
+    // The bytes stopped coming (the sandbox stopped): what was saved is not the file.
+    await rm(target, { force: true });
+    throw (error as Error)?.name === "TypeError" ? new ConnectionError(new URL(response.url || attachment.url).origin, new Error("the sandbox went away while sending the file")) : error;
+  }
   out.result(attachment, (a) => [`Saved ${target} (${formatSize(a.size_bytes)}, ${a.mime_type})`]);
   return attachment;
 }
