@@ -58,7 +58,11 @@ export function findSandbox(flags: ConnectionFlags, env: NodeJS.ProcessEnv = pro
   const stateDir = stateDirOf(flags, env);
   const state = readStateFile(stateDir);
   const accountName = flags.account ?? env.MSGCTL_ACCOUNT;
+  if (flags.account !== undefined && !state) {
+    throw new UsageError(`--account ${flags.account} picks an account of a running sandbox's ${stateFilePath(stateDir)}, and there is none: pass --api-key and --otp-api-key instead`);
+  }
   const account = accountName ? state?.accounts.find((a) => a.name === accountName) : state?.accounts[0];
+  const picked = flags.account !== undefined;
   if (accountName && state && !account) {
     // Keys are kept as hashes, so the sandbox cannot hand them out again: only this file knows them.
     throw new UsageError(
@@ -75,8 +79,10 @@ export function findSandbox(flags: ConnectionFlags, env: NodeJS.ProcessEnv = pro
   return {
     baseUrl: baseUrl !== undefined ? checkedUrl(baseUrl, "--base-url (or MSGCTL_BASE_URL)") : checkedUrl(state?.base_url, `${fromState} base_url`),
     otpUrl: otpUrl !== undefined ? checkedUrl(otpUrl, "--otp-url (or MSGCTL_OTP_URL)") : checkedUrl(state?.otp_url, `${fromState} otp_url`),
-    apiKey: flags.apiKey ?? env.MSGCTL_API_KEY ?? account?.api_key ?? undefined,
-    otpApiKey: flags.otpApiKey ?? env.MSGCTL_OTP_API_KEY ?? account?.otp_api_key ?? undefined,
+    // `--account` on the command line names keys as a flag does: it outranks MSGCTL_*_KEY
+    // (exported by `msgctl env` for the first account, say), which would silently win otherwise.
+    apiKey: flags.apiKey ?? (picked ? account?.api_key : undefined) ?? env.MSGCTL_API_KEY ?? account?.api_key ?? undefined,
+    otpApiKey: flags.otpApiKey ?? (picked ? account?.otp_api_key : undefined) ?? env.MSGCTL_OTP_API_KEY ?? account?.otp_api_key ?? undefined,
     account: account?.name,
   };
 }

@@ -27,6 +27,35 @@ describe("where a command goes: flags, MSGCTL_* variables, the state file (SANDB
   });
 });
 
+describe("--account on the command line", () => {
+  const stateDir = mkdtempSync(join(tmpdir(), "msgctl-account-flag-"));
+  writeFileSync(
+    join(stateDir, "sandbox.json"),
+    JSON.stringify({
+      pid: 1,
+      base_url: "http://127.0.0.1:4010",
+      otp_url: "http://127.0.0.1:4011",
+      accounts: [
+        { name: "Acme", api_key: "sk_test_acme", otp_api_key: "otp_live_acme" },
+        { name: "Worker 1", api_key: "sk_test_worker", otp_api_key: "otp_live_worker" },
+      ],
+    }),
+  );
+
+  it("outranks MSGCTL_API_KEY (as `msgctl env` exports the first account's); --api-key still outranks it", () => {
+    const env = { MSGCTL_API_KEY: "sk_test_acme", MSGCTL_OTP_API_KEY: "otp_live_acme" };
+    expect(resolveConnection({ stateDir, account: "Worker 1" }, env)).toMatchObject({ apiKey: "sk_test_worker", otpApiKey: "otp_live_worker" });
+    expect(resolveConnection({ stateDir }, env)).toMatchObject({ apiKey: "sk_test_acme" });
+    expect(resolveConnection({ stateDir, account: "Worker 1", apiKey: "sk_test_flag" }, env)).toMatchObject({ apiKey: "sk_test_flag" });
+  });
+
+  it("without a state file is a usage error, not silently ignored", () => {
+    expect(() => resolveConnection({ ...NOWHERE, account: "Worker 1" }, { MSGCTL_BASE_URL: "http://127.0.0.1:4010" })).toThrow(
+      expect.objectContaining({ name: "UsageError", message: expect.stringMatching(/^--account Worker 1 picks an account of a running sandbox's/) }),
+    );
+  });
+});
+
 describe("the CLI turns bad URLs and unwritable paths into one-line errors, and runs OTP commands on OTP settings alone", () => {
   let sandbox: StartedSandbox;
   let empty: string;
