@@ -107,6 +107,14 @@ export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv
 /** A client for the resolved connection of a command that talks to `host`. */
 export function connect(flags: ConnectionFlags, host: HostName = "messaging"): MsgctlClient {
   const connection = resolveConnection(flags, process.env, host);
+  // Every route a command calls takes a key: without one the answer would be a puzzling 401.
+  if (!(host === "otp" ? connection.otpApiKey : connection.apiKey)) {
+    const [flag, variable] = host === "otp" ? ["--otp-api-key", "MSGCTL_OTP_API_KEY"] : ["--api-key", "MSGCTL_API_KEY"];
+    const why = connection.account
+      ? `: ${connection.account}'s keys were shown once, when the sandbox first seeded it (it keeps only their hashes, and this start did not generate them)`
+      : "";
+    throw new UsageError(`No ${host === "otp" ? "OTP" : "messaging"} API key known${why}. Pass ${flag} (or set ${variable})`);
+  }
   // Without a messaging URL the client refuses any call to that host ("No messaging URL configured").
   return createClient({ ...connection, baseUrl: connection.baseUrl ?? "" });
 }

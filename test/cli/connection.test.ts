@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveConnection } from "../../src/cli/connection.js";
+import { connect, resolveConnection } from "../../src/cli/connection.js";
 import { startSandbox, type StartedSandbox } from "../../src/runtime/start-sandbox.js";
 import { runCli } from "../helpers/cli.js";
 
@@ -24,6 +24,18 @@ describe("where a command goes: flags, MSGCTL_* variables, the state file (SANDB
     expect(() => resolveConnection(NOWHERE, { MSGCTL_BASE_URL: "http://127.0.0.1:4010" }, "otp")).toThrow(
       expect.objectContaining({ name: "NoSandboxError", message: expect.stringContaining("pass --otp-url (or set MSGCTL_OTP_URL)") }),
     );
+  });
+});
+
+describe("a command with no key to send", () => {
+  it("is a usage error saying which flag to pass, and why a restarted sandbox's state file has none", () => {
+    expect(() => connect({ ...NOWHERE, baseUrl: "http://127.0.0.1:4010" })).toThrow(
+      expect.objectContaining({ name: "UsageError", message: "No messaging API key known. Pass --api-key (or set MSGCTL_API_KEY)" }),
+    );
+    expect(() => connect({ ...NOWHERE, otpUrl: "http://127.0.0.1:4011" }, "otp")).toThrow("No OTP API key known. Pass --otp-api-key (or set MSGCTL_OTP_API_KEY)");
+    const stateDir = mkdtempSync(join(tmpdir(), "msgctl-no-keys-"));
+    writeFileSync(join(stateDir, "sandbox.json"), JSON.stringify({ pid: 1, base_url: "http://127.0.0.1:4010", otp_url: "http://127.0.0.1:4011", accounts: [{ name: "Acme", api_key: null, otp_api_key: null }] }));
+    expect(() => connect({ stateDir })).toThrow(/^No messaging API key known: Acme's keys were shown once, when the sandbox first seeded it/);
   });
 });
 
