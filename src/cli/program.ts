@@ -35,6 +35,8 @@ export function createProgram(version: string): Command {
     .exitOverride()
     .version(version, "-v, --version")
     .showHelpAfterError("(run with --help for usage)")
+    // `serve --help` and the rest list --json, --state-dir and the connection flags they take too.
+    .configureHelp({ showGlobalOptions: true })
     .addOption(new Option("--base-url <url>", "messaging host of the sandbox").env("MSGCTL_BASE_URL"))
     .addOption(new Option("--otp-url <url>", "OTP host of the sandbox").env("MSGCTL_OTP_URL"))
     .addOption(new Option("--api-key <key>", "messaging API key (sk_test_…)").env("MSGCTL_API_KEY"))
