@@ -28,7 +28,7 @@ export interface Connection {
   account?: string;
 }
 
-/** The state directory the flags (or MSGCTL_STATE_DIR) name. */
+/** The state directory the flags (or MSGCTL_STATE_DIR, which commander reads into them) name. */
 export const stateDirOf = (flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env) => flags.stateDir ?? env.MSGCTL_STATE_DIR ?? ".msgctl";
 
 /**

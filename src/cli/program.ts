@@ -42,7 +42,7 @@ export function createProgram(version: string): Command {
     .addOption(new Option("--api-key <key>", "messaging API key (sk_test_…)").env("MSGCTL_API_KEY"))
     .addOption(new Option("--otp-api-key <key>", "OTP API key (otp_live_…)").env("MSGCTL_OTP_API_KEY"))
     .option("--account <name>", "account of the running sandbox to act as (default: the first)")
-    .option("--state-dir <dir>", "where `serve` writes sandbox.json and other commands find it", ".msgctl")
+    .addOption(new Option("--state-dir <dir>", "where `serve` writes sandbox.json and other commands find it").env("MSGCTL_STATE_DIR").default(".msgctl"))
     .option("--json", "print results as JSON for scripts")
     .addHelpText(
       "after",
