@@ -57,9 +57,13 @@ function update(changes: Partial<InspectorState>): void {
 /** The shared state; the component re-renders when it changes. */
 export function useInspector(): InspectorState {
   const [, setTick] = useState(0);
+  const rendered = state;
   useEffect(() => {
     const listener = () => setTick((n) => n + 1);
     listeners.add(listener);
+    // A change between the render and this subscription would be missed: `start` without a key
+    // asks for one at once, before the first effect runs, and the page waited forever.
+    if (state !== rendered) listener();
     return () => void listeners.delete(listener);
   }, []);
   return state;
@@ -79,6 +83,8 @@ const pastedKeys = (): Record<string, string> => JSON.parse(sessionStorage.getIt
  * they belong to, picks the remembered account, goes live. `pasted` is a key a person gave.
  */
 export async function start(key: string | null, pasted = false): Promise<void> {
+  // A key pasted earlier in this tab serves again after a reload where the page shows none.
+  key ??= Object.values(pastedKeys())[0] ?? null;
   if (!key) return update({ problem: "This sandbox shows no key here: paste an API key (sk_…) of one of its accounts." });
   try {
     const api = new Api(key);
