@@ -118,6 +118,10 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
       await page.getByRole("list", { name: "Resends" }).locator(".rung.ok", { hasText: "204" }).waitFor();
       await page.locator(".delivery h2 .badge", { hasText: "succeeded" }).waitFor();
       expect(failing.requests.at(-1)?.headers["x-msgctl-resend"]).toBe("1");
+      // The X-Msgctl-Attempt shown is the one sent: the rung a resend repeats (3), not its place (4).
+      await page.getByRole("button", { name: "Show the headers of resend 4" }).click();
+      expect(await page.getByTestId("attempt-header").textContent()).toBe(failing.requests.at(-1)?.headers["x-msgctl-attempt"]);
+      expect(failing.requests.at(-1)?.headers["x-msgctl-attempt"]).toBe("3");
     } finally {
       await failing.close();
     }

@@ -114,7 +114,7 @@ function DeliveryDetail({ api, id }: { api: Api; id: string }) {
           <code>{d.event_id}</code>
         </dd>
         <dt>X-Msgctl-Attempt</dt>
-        <dd>{shown?.n ?? 1}</dd>
+        <dd data-testid="attempt-header">{shown ? ladderRung(d, shown) : 1}</dd>
         {shown?.resend && (
           <>
             <dt>X-Msgctl-Resend</dt>
@@ -131,6 +131,15 @@ function DeliveryDetail({ api, id }: { api: Api; id: string }) {
 }
 
 /** One more attempt now (POST /sandbox/v1/deliveries/:id/resend), outside the ladder. */
+/**
+ * The `X-Msgctl-Attempt` an attempt carried: its rung of the retry ladder, 1-8; a resend carries
+ * the rung it repeats, 1 when none went before (domain/webhooks/resend.ts).
+ */
+function ladderRung(delivery: Delivery, attempt: Delivery["attempts"][number]): number {
+  const ladderBefore = delivery.attempts.filter((other) => !other.resend && other.n < attempt.n).length;
+  return attempt.resend ? Math.max(1, ladderBefore) : ladderBefore + 1;
+}
+
 function ResendButton({ api, id, onDone }: { api: Api; id: string; onDone(): void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
