@@ -5,10 +5,10 @@ import { connectActivity } from "./live.js";
 
 /** Events kept in the page, newest first. */
 const EVENTS_KEPT = 500;
-/** A contact's typing bubble hides by itself after this long without news (real time). */
+/** A contact's typing bubble hides by itself after this long without news, on the sandbox clock. */
 const TYPING_SHOWN_MS = 60_000;
 
-/** Who is typing in a thread, until when (performance.now). */
+/** Who is typing in a thread, until when (sandbox time, ms). */
 export interface Typing {
   from: string;
   until: number;
@@ -128,8 +128,11 @@ export async function switchAccount(account: AccountView): Promise<void> {
       if (event.payload.type === "conversation.typing") {
         const typing = new Map(state.typing);
         const { conversation_id, from, typing: on } = event.payload;
-        if (on) typing.set(conversation_id, { from, until: performance.now() + TYPING_SHOWN_MS });
-        else typing.delete(conversation_id);
+        if (on) {
+          typing.set(conversation_id, { from, until: sandboxNow() + TYPING_SHOWN_MS });
+          // A real clock gets there with no event to say so; a manual one when advanced (below).
+          setTimeout(() => update({ typing: withoutExpired(state.typing, sandboxNow()) }), TYPING_SHOWN_MS + 100);
+        } else typing.delete(conversation_id);
         changes.typing = typing;
       } else if (event.payload.type === "message.received") {
         // A message from someone who was typing ends their bubble, as on a phone.
@@ -143,13 +146,19 @@ export async function switchAccount(account: AccountView): Promise<void> {
       update({ attempts: new Map(state.attempts).set(delivery.id, delivery) });
     },
     changed(change) {
-      update({ clock: change.clock, clockReadAt: performance.now(), revision: state.revision + 1 });
+      update({ clock: change.clock, clockReadAt: performance.now(), revision: state.revision + 1, typing: withoutExpired(state.typing, Date.parse(change.clock.now)) });
     },
     connection(open) {
       // Back after a drop: what was missed is reloaded like any change.
       update(open ? { connected: true, revision: state.revision + 1 } : { connected: false });
     },
   });
+}
+
+/** The typing bubbles still showing at `now` (the same map when none expired). */
+function withoutExpired(typing: Map<string, Typing>, now: number): Map<string, Typing> {
+  const kept = [...typing].filter(([, entry]) => entry.until > now);
+  return kept.length === typing.size ? typing : new Map(kept);
 }
 
 /** Marks the view stale at once (after the page's own action), without waiting for the stream. */

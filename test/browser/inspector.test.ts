@@ -196,6 +196,17 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
     await screenshot(page, "group-1280");
   });
 
+  it("hides a contact's typing bubble 60 s later on the sandbox clock (it stayed)", async () => {
+    const sent = await sandbox.json("send", "--from", MAIN, "--to", "+14155550194", "--text", "Typing test");
+    await openThread(sent.conversation_id);
+    const typing = await sandbox.cli("simulate", "typing", "--from", "+14155550194", "--to", MAIN);
+    expect(typing.code, typing.stderr).toBe(0);
+    const dots = page.locator(".phone.business .typing-dots");
+    await dots.waitFor();
+    expect((await sandbox.cli("clock", "advance", "61s")).code).toBe(0);
+    await dots.waitFor({ state: "detached" });
+  });
+
   it("lists events live with their payloads", async () => {
     await page.goto(`${sandbox.serve.ready.inspector_url}#/events`);
     const typing = await sandbox.cli("simulate", "typing", "--from", IPHONE, "--to", MAIN);
