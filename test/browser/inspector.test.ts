@@ -207,6 +207,17 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
     await dots.waitFor({ state: "detached" });
   });
 
+  it("offers the contact only the moves a message's status allows (Mark delivered and Fail… answered 409 on a delivered one)", async () => {
+    const sent = await sandbox.json("send", "--from", MAIN, "--to", "+14155550195", "--text", "Menu test");
+    expect((await sandbox.cli("clock", "advance", "1s")).code).toBe(0);
+    await openThread(sent.conversation_id);
+    const menu = page.locator(".phone.contact details.actions").last();
+    await menu.locator("summary").click();
+    await menu.getByRole("button", { name: "React love" }).waitFor();
+    expect(await menu.getByRole("button", { name: "Mark delivered" }).count()).toBe(0);
+    expect(await menu.getByRole("button", { name: "Fail…" }).count()).toBe(0);
+  });
+
   it("lists events live with their payloads", async () => {
     await page.goto(`${sandbox.serve.ready.inspector_url}#/events`);
     const typing = await sandbox.cli("simulate", "typing", "--from", IPHONE, "--to", MAIN);

@@ -19,6 +19,8 @@ async function act(action: () => Promise<unknown>): Promise<void> {
  */
 export function ContactMessageActions({ api, message, contact, mine }: { api: Api; message: MessageResource; contact: string; mine: boolean }) {
   const outbound = message.direction === "outbound";
+  // Only the moves the message's status allows (the control API answers the others 409).
+  const { status } = message;
   if (!outbound && !mine) return null;
   const close = (e: Event) => (e.currentTarget as HTMLElement).closest("details")?.removeAttribute("open");
   return (
@@ -36,21 +38,27 @@ export function ContactMessageActions({ api, message, contact, mine }: { api: Ap
                 </button>
               ))}
             </div>
-            <button type="button" onClick={() => void act(() => api.forward(message.id, "delivered"))}>
-              Mark delivered
-            </button>
-            <button type="button" onClick={() => void act(() => api.forward(message.id, "read"))}>
-              Mark read
-            </button>
-            <button
-              type="button"
-              onClick={() => {
-                const error = prompt("Fail the message with this error:", "Simulated failure (inspector)");
-                if (error !== null) void act(() => api.fail(message.id, error || undefined));
-              }}
-            >
-              Fail…
-            </button>
+            {status === "sent" && (
+              <button type="button" onClick={() => void act(() => api.forward(message.id, "delivered"))}>
+                Mark delivered
+              </button>
+            )}
+            {(status === "sent" || status === "delivered") && (
+              <button type="button" onClick={() => void act(() => api.forward(message.id, "read"))}>
+                Mark read
+              </button>
+            )}
+            {(status === "queued" || status === "sent") && (
+              <button
+                type="button"
+                onClick={() => {
+                  const error = prompt("Fail the message with this error:", "Simulated failure (inspector)");
+                  if (error !== null) void act(() => api.fail(message.id, error || undefined));
+                }}
+              >
+                Fail…
+              </button>
+            )}
           </>
         ) : (
           <button
