@@ -10,7 +10,7 @@ import { scheduleJob, type DomainContext, type JobHandler } from "../core/index.
 import { applyChallengeTransition, CHALLENGE_TTL_MS, CONSUME_REFUSALS, statusAt } from "./challenge-states.js";
 import { newCode } from "./codes.js";
 import { sendToOf, whatsappOf } from "./links.js";
-import { isOtpNumber, otpNumbers } from "./otp-numbers.js";
+import { otpNumbers } from "./otp-numbers.js";
 import { assertWithinRateLimits } from "./rate-limits.js";
 import { assertServing } from "./service-state.js";
 
@@ -65,7 +65,8 @@ export function createChallenge(ctx: DomainContext, account: Account, input: unk
     throw new AppError("invalid_phone", 400, `phone: ${quote(body.phone)} is not a valid phone number (E.164 such as +14155550123, or a US number such as (415) 555-0123)`);
   }
   // The code is texted to that number: from itself, it could never arrive.
-  if (isOtpNumber(ctx, phone)) throw new AppError("invalid_phone", 400, `phone: ${phone} is the OTP service's own number; users text the code to it`);
+  const numbers = otpNumbers(ctx);
+  if (phone === numbers.number || phone === numbers.whatsapp_number) throw new AppError("invalid_phone", 400, `phone: ${phone} is the OTP service's own number; users text the code to it`);
   return ctx.db.transaction(() => {
     assertWithinRateLimits(ctx, account.id, phone);
     const now = ctx.clock.now();
@@ -89,7 +90,6 @@ export function createChallenge(ctx: DomainContext, account: Account, input: unk
     });
     const job: ExpiryJob = { challenge_id: id };
     scheduleJob(ctx, OTP_JOBS.expire, job, expiresAt);
-    const numbers = otpNumbers(ctx);
     return { id, code, phone, expires_at: isoTime(expiresAt), send_to: sendToOf(numbers, code), whatsapp: whatsappOf(numbers, code) };
   });
 }
