@@ -81,11 +81,17 @@ const pastedKeys = (): Record<string, string> => JSON.parse(sessionStorage.getIt
 /**
  * Starts with `key`: lists the accounts, gives the key (and keys pasted before) to the accounts
  * they belong to, picks the remembered account, goes live. `pasted` is a key a person gave.
+ * Resolves with what went wrong, or null. A key that does not work ends a working session only
+ * when there is none: "Another key…" mistyped keeps the account shown.
  */
-export async function start(key: string | null, pasted = false): Promise<void> {
+export async function start(key: string | null, pasted = false): Promise<string | null> {
+  const fail = (problem: string) => {
+    if (!state.api) update({ problem });
+    return problem;
+  };
   // A key pasted earlier in this tab serves again after a reload where the page shows none.
   key ??= Object.values(pastedKeys())[0] ?? null;
-  if (!key) return update({ problem: "This sandbox shows no key here: paste an API key (sk_…) of one of its accounts." });
+  if (!key) return fail("This sandbox shows no key here: paste an API key (sk_…) of one of its accounts.");
   try {
     const api = new Api(key);
     const [listed, own] = await Promise.all([api.accounts(), api.numbers()]);
@@ -97,11 +103,12 @@ export async function start(key: string | null, pasted = false): Promise<void> {
     const usable = accounts.filter((account) => account.api_key);
     const remembered = pasted ? mine?.name : sessionStorage.getItem(ACCOUNT_KEY);
     const account = usable.find((a) => a.name === remembered) ?? usable.find((a) => a.api_key === key) ?? usable[0];
-    if (!account?.api_key) return update({ problem: "No account of this sandbox has a key the page may use: paste one." });
+    if (!account?.api_key) return fail("No account of this sandbox has a key the page may use: paste one.");
     update({ accounts, problem: null });
     await switchAccount(account);
+    return null;
   } catch (error) {
-    update({ problem: error instanceof ApiError && error.status === 401 ? "That key is not one of this sandbox's." : `Cannot reach the sandbox: ${(error as Error).message}` });
+    return fail(error instanceof ApiError && error.status === 401 ? "That key is not one of this sandbox's." : `Cannot reach the sandbox: ${(error as Error).message}`);
   }
 }
 

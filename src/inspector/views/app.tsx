@@ -36,7 +36,8 @@ export function App() {
               if (choice === ANOTHER_KEY) {
                 e.currentTarget.value = inspector.account?.name ?? "";
                 const key = prompt("API key (sk_…) of the account to show:");
-                if (key?.trim()) void start(key.trim(), true);
+                // A key that does not work leaves the account shown as it was.
+                if (key?.trim()) void start(key.trim(), true).then((problem) => problem && alert(problem));
                 return;
               }
               const next = inspector.accounts.find((a) => a.name === choice);

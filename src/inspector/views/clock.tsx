@@ -54,7 +54,10 @@ export function ClockBar() {
           >
             <input
               value={duration}
-              onInput={(e) => setDuration(e.currentTarget.value)}
+              onInput={(e) => {
+                setDuration(e.currentTarget.value);
+                setError(null);
+              }}
               placeholder="1h30m"
               aria-label="Advance by a duration (500ms, 90s, 10m, 1h30m, 2d)"
               size={7}

@@ -28,7 +28,12 @@ function useComposer() {
       setBusy(false);
     }
   };
-  return { text, setText, files, setFiles, busy, error, fileInput, submit };
+  // An error is about the send that failed: editing starts the next one.
+  const edit = (next: string) => {
+    setText(next);
+    setError(null);
+  };
+  return { text, setText: edit, files, setFiles, busy, error, fileInput, submit };
 }
 
 /** Enter sends, Shift+Enter starts a new line, as in a messaging app. */

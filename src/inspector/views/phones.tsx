@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
-import type { NumberResource } from "../../contract/types.js";
-import type { Api } from "../api.js";
+import type { ChatResource, NumberResource } from "../../contract/types.js";
+import type { Api, Page } from "../api.js";
 import { channelName, timeOf } from "../format.js";
 import { go, hrefOf } from "../route.js";
 import { refresh, useInspector, useLive } from "../state.js";
@@ -10,7 +10,9 @@ import { ThreadView } from "./thread.js";
 export function PhonesView({ conversationId }: { conversationId: string | null }) {
   const { api, typing } = useInspector();
   const numbers = useLive(api ? () => api.numbers() : null, [api]);
-  const chats = useLive(api ? () => api.chats({ limit: 100 }) : null, [api]);
+  // Pages of threads shown: "More threads" adds one, and each reload loads them all again.
+  const [chatPages, setChatPages] = useState(1);
+  const chats = useLive(api ? () => threadPages(api, chatPages) : null, [api]);
   // By id, so a thread older than the listed ones opens too.
   const open = useLive(api && conversationId ? () => api.chat(conversationId) : null, [api, conversationId]);
   if (!api) return null;
@@ -40,6 +42,18 @@ export function PhonesView({ conversationId }: { conversationId: string | null }
             </ul>
           </section>
         ))}
+        {chats.data?.has_more && (
+          <button
+            type="button"
+            class="secondary more"
+            onClick={() => {
+              setChatPages((n) => n + 1);
+              chats.reload();
+            }}
+          >
+            More threads
+          </button>
+        )}
         {chats.error && <p class="error">{chats.error}</p>}
         <NewThread api={api} numbers={numbers.data ?? []} />
         <NewGroup api={api} numbers={(numbers.data ?? []).filter((n) => n.channels.includes("imessage"))} />
@@ -56,6 +70,21 @@ export function PhonesView({ conversationId }: { conversationId: string | null }
   );
 }
 
+const THREADS_PAGE = 100;
+
+/** The account's first `pages` pages of threads, newest activity first. */
+async function threadPages(api: Api, pages: number): Promise<Page<ChatResource>> {
+  const data: ChatResource[] = [];
+  let hasMore = false;
+  for (let n = 0; n < pages; n++) {
+    const page = await api.chats({ limit: THREADS_PAGE, before: data.at(-1)?.last_message_at });
+    data.push(...page.data);
+    hasMore = page.has_more;
+    if (!hasMore) break;
+  }
+  return { data, has_more: hasMore };
+}
+
 function Empty({ loading }: { loading: boolean }) {
   return <p class="empty">{loading ? "Loading the thread…" : "Pick a thread, or start one: the business sends a first message, or a contact writes in."}</p>;
 }
@@ -67,6 +96,7 @@ function NewGroup({ api, numbers }: { api: Api; numbers: NumberResource[] }) {
     <details class="new-thread">
       <summary>New group</summary>
       <form
+        onInput={() => setError(null)}
         onSubmit={(e) => {
           e.preventDefault();
           const form = e.currentTarget;
@@ -146,6 +176,7 @@ function NewThread({ api, numbers }: { api: Api; numbers: NumberResource[] }) {
     <details class="new-thread">
       <summary>New conversation</summary>
       <form
+        onInput={() => setError(null)}
         onSubmit={(e) => {
           e.preventDefault();
           const submitter = (e as SubmitEvent).submitter as HTMLButtonElement | null;

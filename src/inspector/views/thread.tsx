@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { ChatResource, MessageResource, ReactionView } from "../../contract/types.js";
-import type { Api } from "../api.js";
+import type { Api, Page } from "../api.js";
 import { channelName, timeOf } from "../format.js";
 import { refresh, sandboxNow, useInspector, useLive } from "../state.js";
 import { Bubble, outboundStatus } from "./bubble.js";
@@ -9,6 +9,25 @@ import { ContactMessageActions } from "./message-actions.js";
 import { ContactProfile, NumberFaultsMenu } from "./world-tools.js";
 
 const PAGE = 50;
+
+/**
+ * A conversation's newest page, and the pages before it down to `floor` (a `created_at`,
+ * exclusive) when earlier pages are shown: each `before` cursor is the oldest message so far.
+ */
+async function newestMessages(api: Api, conversationId: string, floor: string | null): Promise<Page<MessageResource>> {
+  let page = await api.messages({ conversation_id: conversationId, limit: PAGE });
+  const data = [...page.data];
+  let oldest = data.at(-1);
+  while (floor && page.has_more && oldest && oldest.created_at > floor) {
+    page = await api.messages({ conversation_id: conversationId, limit: PAGE, before: oldest.created_at });
+    data.push(...page.data);
+    oldest = data.at(-1);
+  }
+  return { data, has_more: page.has_more };
+}
+
+/** The newest `created_at` of some messages, or null when there are none. */
+const newestOf = (messages: MessageResource[]): string | null => messages.reduce<string | null>((newest, m) => (newest === null || m.created_at > newest ? m.created_at : newest), null);
 
 /** Who sent a message, as a handle: the account's number for outbound, else the contact (or group member). */
 export function senderOf(message: MessageResource, chat: ChatResource): string {
@@ -24,12 +43,14 @@ const onContactPhone = (message: MessageResource) => message.direction === "inbo
 export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
   const { typing } = useInspector();
   const now = sandboxNow(useInspector());
-  const newest = useLive(() => api.messages({ conversation_id: chat.id, limit: PAGE }), [chat.id]);
+  const [older, setOlder] = useState<MessageResource[]>([]);
+  const [olderDone, setOlderDone] = useState(false);
+  // Down to the newest of the earlier pages: messages that arrive after they were loaded push
+  // the newest page up, and what it no longer holds would be missing between the two.
+  const newest = useLive(() => newestMessages(api, chat.id, newestOf(older)), [chat.id]);
   const reactions = useLive(() => api.reactions(chat.id), [chat.id]);
   // What the contacts' phones show of the business: its typing bubble, when it last read the thread.
   const remote = useLive(() => api.remote(chat.id), [chat.id]);
-  const [older, setOlder] = useState<MessageResource[]>([]);
-  const [olderDone, setOlderDone] = useState(false);
   const [side, setSide] = useState<"business" | "contact">("business");
   const [replyTo, setReplyTo] = useState<MessageResource | null>(null);
   const [highlight, setHighlight] = useState<string | null>(null);

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { Delivery, WebhookResource } from "../../contract/types.js";
 import type { Api } from "../api.js";
 import { dateTimeOf, durationOf, untilOf } from "../format.js";
@@ -8,6 +8,8 @@ import { refresh, sandboxNow, useInspector, useLive } from "../state.js";
 /** The waits before attempts 2 to 8 (spec section 6): the ladder every delivery climbs. */
 const LADDER_WAITS_MS = [5_000, 60_000, 600_000, 3_600_000, 14_400_000, 28_800_000, 43_200_000];
 const ATTEMPTS = LADDER_WAITS_MS.length + 1;
+/** styles.css's one-column layout. */
+const NARROW = "(max-width: 760px)";
 
 /** Webhooks: the endpoints, their deliveries, and one delivery's attempts on the retry ladder. */
 export function WebhooksView({ deliveryId }: { deliveryId: string | null }) {
@@ -17,7 +19,7 @@ export function WebhooksView({ deliveryId }: { deliveryId: string | null }) {
   const deliveries = useLive(api ? () => api.deliveries({ limit: 50, webhook_id: webhookId || undefined }) : null, [api, webhookId]);
   if (!api) return null;
   return (
-    <div class="webhooks-view">
+    <div class={`webhooks-view ${deliveryId ? "has-delivery" : ""}`}>
       <section class="endpoints" aria-label="Webhook endpoints">
         <h2>Endpoints</h2>
         {webhooks.data?.data.length === 0 && <p class="empty">No endpoints: create one with POST /v1/webhooks or msgctl webhooks create.</p>}
@@ -43,7 +45,14 @@ export function WebhooksView({ deliveryId }: { deliveryId: string | null }) {
           ))}
         </ol>
       </section>
-      {deliveryId && <DeliveryDetail api={api} id={deliveryId} />}
+      {deliveryId && (
+        <div class="delivery-pane">
+          <a class="back" href={hrefOf("webhooks")}>
+            ← Deliveries
+          </a>
+          <DeliveryDetail api={api} id={deliveryId} />
+        </div>
+      )}
     </div>
   );
 }
@@ -66,6 +75,11 @@ function DeliveryDetail({ api, id }: { api: Api; id: string }) {
   const inspector = useInspector();
   const [picked, setPicked] = useState<number | null>(null);
   const delivery = useLive(() => api.delivery(id), [id]);
+  // On a narrow screen the lists give way to the delivery (styles.css): start at its top, not
+  // where the list was scrolled to.
+  useEffect(() => {
+    if (matchMedia(NARROW).matches) scrollTo({ top: 0 });
+  }, [id]);
   const d = delivery.data;
   const event = useLive(d ? () => api.event(d.event_id) : null, [d?.event_id]);
   if (delivery.error) return <p class="error">{delivery.error}</p>;
