@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { graphemeCount } from "../lib/graphemes.js";
-import { pageQuery, timestamp, uuid } from "./common.js";
+import { messageText, pageQuery, timestamp, uuid } from "./common.js";
 
 /** The Chat resource (spec section 2): one-to-one threads and groups. */
 export const chatResource = z.object({
@@ -51,7 +51,7 @@ export const createChatBody = z.strictObject({
     .min(GROUP_ADDRESSES.min, addressesMessage)
     .max(GROUP_ADDRESSES.max, addressesMessage)
     .meta({ description: "the other members: iMessage phone numbers or emails" }),
-  message: z.string().min(1, "must not be empty").max(20_000).meta({ description: "the opening message: delivered, not recorded" }),
+  message: messageText(20_000).meta({ description: "the opening message: delivered, not recorded" }),
   title: groupTitle.nullish().meta({ description: "best effort: a naming failure leaves the group with title null" }),
 });
 /** The body of POST /v1/chats, as a client sends it. */

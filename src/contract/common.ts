@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { atMostCharacters } from "../lib/bounded-input.js";
 import { parseIsoTime } from "../lib/clock.js";
 
 /**
@@ -89,3 +90,14 @@ export const pageQuery = z.object({
 });
 /** The query of a paged list, as sent. */
 export type PageQuery = z.input<typeof pageQuery>;
+
+/**
+ * A message's text: 1 to `max` characters, counted as code points (an emoji is one, as
+ * JSON Schema's maxLength counts), not UTF-16 units as zod's `max` would.
+ */
+export const messageText = (max: number) =>
+  z
+    .string()
+    .min(1, "must not be empty")
+    .refine((text) => atMostCharacters(text, max), `must be at most ${max} characters`)
+    .meta({ maxLength: max });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isUuid } from "../lib/ids.js";
 import { attachmentResource } from "./attachments.js";
-import { channel, pageQuery, timestamp, uuid } from "./common.js";
+import { channel, messageText, pageQuery, timestamp, uuid } from "./common.js";
 
 /** Message status values (spec section 3). */
 export const MESSAGE_STATUSES = ["queued", "sent", "delivered", "read", "failed", "unsent"] as const;
@@ -51,7 +51,7 @@ export const sendMessageBody = z.strictObject({
   to: z.string().max(320).nullish().meta({ description: "E.164 number or iMessage email; with from_handle unless conversation_id is set" }),
   from_handle: z.string().max(40).nullish().meta({ description: "one of the account's numbers" }),
   conversation_id: z.string().max(64).nullish().meta({ description: "send into an existing thread; exclusive with to and from_handle" }),
-  text: z.string().min(1, "must not be empty").max(TEXT_MAX, `must be at most ${TEXT_MAX} characters`).nullish(),
+  text: messageText(TEXT_MAX).nullish(),
   attachment_ids: z.array(bodyUuid).max(10, "at most 10 attachments per message").nullish(),
   reply_to: bodyUuid.nullish(),
   effect: z.string().min(1, "must not be empty").max(200).nullish().meta({ description: "iMessage bubble/screen effect id" }),
@@ -71,7 +71,7 @@ export const reactBody = z.strictObject({
 });
 
 /** POST /v1/messages/:id/edit. */
-export const editBody = z.strictObject({ text: z.string().min(1, "must not be empty").max(TEXT_MAX) });
+export const editBody = z.strictObject({ text: messageText(TEXT_MAX) });
 
 /** GET /v1/messages query. */
 export const listMessagesQuery = pageQuery.extend({ conversation_id: z.string().max(64).optional() });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isUuid } from "../lib/ids.js";
 import { groupTitle } from "./chats.js";
-import { channel } from "./common.js";
+import { channel, messageText } from "./common.js";
 
 /** The traits of a contact that decide routing (SANDBOX.md section 3). */
 export const contactTraits = z.object({
@@ -26,7 +26,7 @@ export type ContactView = z.output<typeof contactView>;
 /** PATCH /sandbox/v1/contacts/:handle: the traits to change. */
 export const contactChanges = contactTraits.partial().strict();
 
-const text = z.string().min(1, "must not be empty").max(20_000);
+const text = messageText(20_000);
 const handleField = z.string().max(320);
 
 const attachmentId = z.string().max(36, "must be a UUID").refine(isUuid, "must be a UUID");

@@ -25,6 +25,25 @@ export const INPUT_LIMITS = {
 /** The latest instant the clock may reach: timestamps keep their 4-digit ISO 8601 year. */
 export const MAX_CLOCK_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
+/** Characters (Unicode code points) in a string: a surrogate pair is one, as JSON Schema counts. */
+export function characterCount(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+/** Whether a string has at most `max` characters; counted only when its UTF-16 length is over. */
+export const atMostCharacters = (text: string, max: number): boolean => text.length <= max || characterCount(text) <= max;
+
 /** Input shown inside an error message, cut short: an error never echoes a huge value back. */
 export function clip(value: string, max = 60): string {
   return value.length <= max ? value : `${value.slice(0, max)}… (${value.length} characters)`;
@@ -63,7 +82,7 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
  */
 export function assertBoundedJson(value: unknown, path = ""): void {
   if (typeof value === "string") {
-    if (value.length > INPUT_LIMITS.jsonString) {
+    if (!atMostCharacters(value, INPUT_LIMITS.jsonString)) {
       throw invalidRequest(`${path || "body"}: longer than ${INPUT_LIMITS.jsonString} characters (no field takes more)`);
     }
     // JSON's \ud800 escapes can spell half a character, which UTF-8 (and so SQLite) cannot store:

@@ -1,12 +1,37 @@
 import type { z } from "zod";
 import { invalidRequest } from "./app-error.js";
 
+/** A JSON value's kind, as an error message names it. */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  const type = typeof value;
+  return type === "object" ? "an object" : `a ${type}`;
+}
+
+/** A JSON type zod expects, with its article. */
+const withArticle = (expected: string) => (/^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`);
+
+/**
+ * Plain words for zod's two generic complaints ("Invalid input: expected string, received
+ * undefined"): a missing field is `required`, a wrong type `must be a string, not null`, a value
+ * outside an enum lists the values. Messages a schema gives itself take precedence over these.
+ */
+export const plainIssues: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code === "invalid_type") return issue.input === undefined ? "required" : `must be ${withArticle(issue.expected)}, not ${kindOf(issue.input)}`;
+  if (issue.code === "invalid_value") {
+    const values = issue.values.map((value) => JSON.stringify(value));
+    return values.length === 1 ? `must be ${values[0]}` : `must be one of ${values.join(", ")}`;
+  }
+  return undefined;
+};
+
 /**
  * Validates input against a zod schema; on failure throws 400 invalid_request whose message
  * names the first offending field (SANDBOX.md section 5).
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where = "body"): z.output<S> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { error: plainIssues });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = issue?.path.length ? issue.path.join(".") : where;

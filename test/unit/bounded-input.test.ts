@@ -1,11 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { isValidReaction } from "../../src/domain/messages/index.js";
-import { assertBoundedJson, clip, INPUT_LIMITS, nestsDeeperThan } from "../../src/lib/bounded-input.js";
+import { assertBoundedJson, characterCount, clip, INPUT_LIMITS, nestsDeeperThan } from "../../src/lib/bounded-input.js";
 import { parseDuration } from "../../src/lib/duration.js";
 import { parseHandleMemo } from "../../src/lib/handle-memo.js";
 import { parseHandle } from "../../src/lib/handles.js";
 
 const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+
+describe("characters are counted as code points", () => {
+  it("a surrogate pair is one character, a lone half is one too", () => {
+    expect(characterCount("")).toBe(0);
+    expect(characterCount("abc")).toBe(3);
+    expect(characterCount("😀😀")).toBe(2);
+    expect(characterCount("👍🏽")).toBe(2);
+    expect(characterCount("\ud83d")).toBe(1);
+    expect(characterCount("a\ude00\ud83d")).toBe(3);
+  });
+});
 
 describe("JSON bodies: nesting and string lengths are bounded before any rule runs", () => {
   it("nesting deeper than 32 levels is caught on the text, brackets inside strings aside", () => {
@@ -19,6 +30,9 @@ describe("JSON bodies: nesting and string lengths are bounded before any rule ru
     expect(() => assertBoundedJson({ text: "x".repeat(INPUT_LIMITS.jsonString) })).not.toThrow();
     expect(() => assertBoundedJson({ a: [{ b: "ok" }, "x".repeat(INPUT_LIMITS.jsonString + 1)] })).toThrow(/^a\[1\]: longer than 20000 characters/);
     expect(() => assertBoundedJson("x".repeat(INPUT_LIMITS.jsonString + 1))).toThrow(/^body: longer/);
+    // Characters are code points: 20,000 emoji (40,000 UTF-16 units) are 20,000 characters.
+    expect(() => assertBoundedJson({ text: "😀".repeat(20_000) })).not.toThrow();
+    expect(() => assertBoundedJson({ text: `${"😀".repeat(20_000)}x` })).toThrow(/^text: longer than 20000 characters/);
   });
 
   it("a field name longer than 100 characters is refused without being echoed in full", () => {

@@ -24,7 +24,8 @@ const required = (input: unknown, example: string) => {
 function assertEditable(row: MessageRow, action: "edit" | "unsend"): void {
   if (row.direction !== "outbound") throw invalidState(`Only the account's own messages can be ${action === "edit" ? "edited" : "unsent"}`);
   if (row.status === "unsent") throw invalidState("The message was unsent");
-  if (row.status === "queued" || row.status === "failed") throw invalidState(`The message has not been sent yet (status ${row.status})`);
+  if (row.status === "queued") throw invalidState("The message has not been sent yet (status queued)");
+  if (row.status === "failed") throw invalidState("The message failed and was never sent: retry it first (POST /v1/messages/:id/retry)");
   if (row.channel !== "imessage") throw invalidState(`${action === "edit" ? "Edit" : "Unsend"} is iMessage only; this message went by ${row.channel}`);
 }
 

@@ -1,5 +1,6 @@
 import { fixtureSchema, type Fixture } from "../../contract/fixture.js";
 import { AppError } from "../../lib/app-error.js";
+import { plainIssues } from "../../lib/validation.js";
 
 export type { Fixture, FixtureAccount } from "../../contract/fixture.js";
 
@@ -13,7 +14,7 @@ function formatPath(path: readonly PropertyKey[]): string {
  * `fixtures/x.json: accounts[0].numbers[1].handle: "+1555…" is not a valid phone number`.
  */
 export function parseFixture(input: unknown, source: string): Fixture {
-  const result = fixtureSchema.safeParse(input);
+  const result = fixtureSchema.safeParse(input, { error: plainIssues });
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `${source}: ${formatPath(issue.path) || "(top level)"}: ${issue.message}`);
   throw new AppError("invalid_request", 400, problems.join("\n"));
