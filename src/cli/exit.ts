@@ -6,6 +6,7 @@
  */
 
 let finishedWith: number | undefined;
+const stopsOnBrokenPipe = new Set<() => void>();
 
 /** Resolves once everything written to `stream` so far is out of the process, or cannot be. */
 function flushed(stream: NodeJS.WriteStream): Promise<void> {
@@ -16,15 +17,26 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 
 /**
  * From now on a closed stdout or stderr (EPIPE) ends the process quietly: with the command's
- * status if it has finished, else 0, since the reader chose to stop reading.
+ * status if it has finished, else 0, since the reader chose to stop reading. A command that
+ * registered with `stopOnBrokenPipe` is stopped instead, and the process ends when it returns.
  */
 export function exitQuietlyOnBrokenPipe(): void {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code !== "EPIPE") throw error;
-      process.exit(finishedWith ?? 0);
+      if (finishedWith !== undefined || stopsOnBrokenPipe.size === 0) process.exit(finishedWith ?? 0);
+      for (const stop of stopsOnBrokenPipe) stop();
     });
   }
+}
+
+/**
+ * For a command with something to undo on the way out (`webhooks listen` deletes its endpoint):
+ * a broken pipe calls `stop`, as Ctrl-C does, rather than ending the process at once. Whatever
+ * it prints afterwards is dropped (a stream that failed is destroyed).
+ */
+export function stopOnBrokenPipe(stop: () => void): void {
+  stopsOnBrokenPipe.add(stop);
 }
 
 /** Exits with `code` once stdout and stderr are flushed. */

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { addGroupSimulateCommands } from "./chats-commands.js";
 import { wholeNumber } from "./flag-parsers.js";
+import { refuseFlagWithItsNegation } from "./opposite-flags.js";
 import type { action as Action } from "./program.js";
 
 const seconds = (value: string) => {
@@ -82,7 +83,7 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .command("list")
     .description("contacts on record, then the magic numbers")
     .action(action(async (flags, out) => (await contacts()).contactsList(flags, out)));
-  people
+  const set = people
     .command("set <handle>")
     .description("set part of a contact's profile")
     .option("--imessage", "registered with iMessage")
@@ -90,11 +91,12 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .addOption(new Option("--platform <platform>", "ios or android (android turns iMessage off unless --imessage)").choices(["ios", "android"]))
     .option("--whatsapp", "on WhatsApp")
     .option("--no-whatsapp", "not on WhatsApp")
-    .option("--reachable", "the phone acknowledges delivery")
+    .addOption(new Option("--reachable", "the phone acknowledges delivery").conflicts("unreachable"))
     .option("--unreachable", "messages stay sent, never delivered")
     .option("--read-receipts", "sends read receipts")
     .option("--no-read-receipts", "messages stop at delivered")
     .action(action(async (flags, out, handle: string) => (await contacts()).contactsSet(handle, flags, out)));
+  refuseFlagWithItsNegation(set, ["--imessage", "--whatsapp", "--read-receipts"]);
 
   const sim = program.command("simulate").description("play the contacts' side and the network: inbound messages, receipts, faults");
   sim

@@ -39,6 +39,22 @@ export function readStateFile(stateDir: string): StateFile | undefined {
   }
 }
 
+/**
+ * Whether the `msgctl serve` that wrote the state file still runs: signal 0 only asks, and EPERM
+ * means a process of another user holds that pid. A pid reused by an unrelated process reads as
+ * running: this check is cheap, not proof.
+ */
+export function writerIsRunning(state: StateFile): boolean {
+  // 0 and negative pids name process groups, which `kill` would happily find alive.
+  if (!Number.isInteger(state.pid) || state.pid <= 0) return true;
+  try {
+    process.kill(state.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** Removes the state file if it is still this process's. */
 export function removeStateFile(stateDir: string, pid: number): void {
   if (readStateFile(stateDir)?.pid === pid) rmSync(stateFilePath(stateDir), { force: true });

@@ -25,6 +25,7 @@ import { openDatabase, type Db } from "../store/database.js";
 import { loadDefaultFixture, loadFixtureFile } from "./fixture-source.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { MODULES } from "./modules.js";
+import { assertPortsFree } from "./port-check.js";
 import { binaryWorkerSqlite, isSingleBinary, sqliteAddon } from "./single-binary.js";
 import { packageVersion } from "./version.js";
 
@@ -85,7 +86,7 @@ async function resolveWithDns(host: string): Promise<string[]> {
   return records.map((record) => record.address);
 }
 
-/** Starts a sandbox: validates the fixture first, then opens the database, seeds, serves. */
+/** Starts a sandbox: validates the fixture and checks the ports first, then opens the database, seeds, serves. */
 export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const logger = options.logger ?? silentLogger;
   // --- Validate the fixture before anything is written ---
@@ -95,6 +96,10 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
       : options.fixture
         ? loadFixtureFile(options.fixture)
         : loadDefaultFixture();
+
+  // --- Check the ports before anything is written ---
+  const host = options.host ?? "127.0.0.1";
+  if (options.listen !== false) await assertPortsFree(host, [options.port ?? 0, options.otpPort ?? 0]);
 
   // --- Store, clock, domain ---
   const db = await openDatabase(options.db ?? ":memory:", { nativeBinding: sqliteAddon(), workerSqlite: isSingleBinary() ? binaryWorkerSqlite : undefined });
@@ -137,7 +142,6 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   const version = packageVersion();
   const messagingApp = createMessagingApp({ ctx, control, version, onUnexpectedError });
   const otpApp = createOtpApp({ ctx, control, version, onUnexpectedError });
-  const host = options.host ?? "127.0.0.1";
   let hosts: ListeningHost[] = [];
   if (options.listen !== false) {
     try {

@@ -1,5 +1,6 @@
-import { resolveConnection, type ConnectionFlags } from "../connection.js";
+import { NoSandboxError, resolveConnection, stateDirOf, type ConnectionFlags } from "../connection.js";
 import type { Output } from "../output.js";
+import { readStateFile, stateFilePath, writerIsRunning } from "../state-file.js";
 import { UsageError } from "../usage-error.js";
 
 /** Shells `msgctl env` can write for. */
@@ -15,10 +16,29 @@ export interface SandboxEnv {
   MSGCTL_OTP_API_KEY?: string;
 }
 
+/**
+ * Refuses a state file whose `msgctl serve` is gone (killed, crashed: it had no chance to remove
+ * the file). Other commands find that out when they connect; `env` connects to nothing, and would
+ * hand a dead address to every later command of the shell that evals it.
+ */
+function refuseStoppedSandbox(options: ConnectionFlags): void {
+  // An address given as a flag or variable is the caller's word; only the state file's is checked.
+  if (options.baseUrl || process.env.MSGCTL_BASE_URL) return;
+  const stateDir = stateDirOf(options);
+  const state = readStateFile(stateDir);
+  if (state && !writerIsRunning(state)) {
+    throw new NoSandboxError(
+      `No sandbox running: ${stateFilePath(stateDir)} was written by \`msgctl serve\` (pid ${state.pid}), which is no longer running. ` +
+        "Start one with `msgctl serve`, or pass --base-url (or set MSGCTL_BASE_URL)",
+    );
+  }
+}
+
 /** `msgctl env [--shell bash|fish|powershell]`: the variables as shell exports (`eval "$(msgctl env)"`). */
 export function env(options: ConnectionFlags & { shell?: string }, out: Output): SandboxEnv {
   const shell = (options.shell ?? "bash") as Shell;
   if (!["bash", "fish", "powershell"].includes(shell)) throw new UsageError(`--shell must be bash, fish or powershell (got ${shell})`);
+  refuseStoppedSandbox(options);
   const connection = resolveConnection(options);
   const vars: SandboxEnv = { MSGCTL_BASE_URL: connection.baseUrl };
   if (connection.otpUrl) vars.MSGCTL_OTP_URL = connection.otpUrl;

@@ -2,6 +2,7 @@ import { ConnectionError } from "../../client/http.js";
 import type { Delivery, EventType, EventView } from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { readEventStream } from "../event-stream.js";
+import { stopOnBrokenPipe } from "../exit.js";
 import type { Output } from "../output.js";
 import { attemptOutcome, colorStatus, parseEventList } from "./webhooks.js";
 
@@ -10,7 +11,11 @@ export interface LiveOptions {
   signal?: AbortSignal;
 }
 
-/** Resolves when `signal` aborts, or on SIGINT/SIGTERM when no signal is given. */
+/**
+ * Resolves when `signal` aborts, or, when no signal is given (the CLI), on SIGINT/SIGTERM or when
+ * the reader of the output goes away (`| head -1`): each is a way to say "stop", and listen must
+ * delete its endpoint after any of them. One command runs per process, so nothing is unhooked.
+ */
 function untilStopped(signal: AbortSignal | undefined): { stopped: Promise<void>; controller: AbortController } {
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -19,6 +24,7 @@ function untilStopped(signal: AbortSignal | undefined): { stopped: Promise<void>
   else {
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
+    stopOnBrokenPipe(stop);
   }
   const stopped = new Promise<void>((resolve) => controller.signal.addEventListener("abort", () => resolve(), { once: true }));
   return { stopped, controller };
@@ -58,7 +64,7 @@ export async function webhooksTail(options: ConnectionFlags & LiveOptions & { ev
 /**
  * `msgctl webhooks listen --forward-to URL [--events a,b]`: creates an endpoint for URL, prints
  * its secret, prints every delivery attempt to it (status code, latency) as it happens, and
- * deletes the endpoint on Ctrl-C (SIGINT/SIGTERM) or when `signal` aborts.
+ * deletes the endpoint on Ctrl-C (SIGINT/SIGTERM), a closed output pipe, or when `signal` aborts.
  */
 export async function webhooksListen(
   options: ConnectionFlags & LiveOptions & { forwardTo: string; events?: string },
