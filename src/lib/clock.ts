@@ -55,6 +55,16 @@ export function isoTimeOrNull(ms: number | null | undefined): string | null {
   return ms == null ? null : isoTime(ms);
 }
 
+/**
+ * `ms` as an ISO time, but never before `floor` (null stays null). A record's later times (sent,
+ * delivered, updated) are the clock's, while its `created_at` may be a few milliseconds ahead
+ * of the clock when many records were made in one virtual millisecond (docs/spec-decisions.md,
+ * "Timestamps and paging"): shown as they are, a message could read as sent before it was made.
+ */
+export function isoTimeFrom(ms: number | null | undefined, floor: number): string | null {
+  return ms == null ? null : isoTime(Math.max(ms, floor));
+}
+
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
 
 /**

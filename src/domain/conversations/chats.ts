@@ -24,7 +24,8 @@ export function toChat(ctx: DomainContext, row: ChatViewRow, known?: Group): Cha
     participants: group ? group.members.filter((handle) => handle !== row.from_handle) : row.remote_handle === null ? [] : [row.remote_handle],
     last_message_at: isoTime(row.last_message_at),
     created_at: isoTime(row.created_at),
-    updated_at: isoTime(row.updated_at),
+    // Never before its newest message, whose created_at a busy virtual millisecond bumps ahead.
+    updated_at: isoTime(Math.max(row.updated_at, row.created_at, row.last_message_at)),
   };
 }
 

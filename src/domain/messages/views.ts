@@ -1,6 +1,6 @@
 import type { Channel } from "../../contract/common.js";
 import type { MessageResource, MessageStatus } from "../../contract/messages.js";
-import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
+import { isoTime, isoTimeFrom, isoTimeOrNull } from "../../lib/clock.js";
 import { findGroupMessage, listReceipts } from "../../store/group-messages.js";
 import type { MessageRow, MessageViewRow } from "../../store/messages.js";
 import { listMessageAttachments } from "../attachments/index.js";
@@ -25,17 +25,15 @@ export function toMessage(ctx: DomainContext, row: MessageViewRow, inGroup?: boo
     error: row.error,
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
     attachments: row.has_attachments ? listMessageAttachments(ctx, row.id) : [],
-    sent_at: isoTimeOrNull(row.sent_at),
-    delivered_at: isoTimeOrNull(row.delivered_at),
-    read_at: isoTimeOrNull(row.read_at),
-    edited_at: isoTimeOrNull(row.edited_at),
+    ...lifecycleTimes(row),
+    edited_at: isoTimeFrom(row.edited_at, row.created_at),
     created_at: isoTime(row.created_at),
   };
   if (row.direction === "outbound" && (inGroup ?? findGroupMessage(ctx.db, row.id) !== undefined)) {
     message.recipients = listReceipts(ctx.db, row.id).map((receipt) => ({
       handle: receipt.handle,
-      delivered_at: isoTimeOrNull(receipt.delivered_at),
-      read_at: isoTimeOrNull(receipt.read_at),
+      delivered_at: isoTimeFrom(receipt.delivered_at, row.created_at),
+      read_at: isoTimeFrom(receipt.read_at, Math.max(row.created_at, receipt.delivered_at ?? 0)),
     }));
   }
   return message;
@@ -63,9 +61,10 @@ export function lifecycleFields(row: MessageRow, isGroup = false): LifecycleFiel
   if (isGroup) fields.is_group = true;
   else fields.to = row.remote_handle;
   if (row.status === "failed") fields.error = row.error;
-  if (row.sent_at !== null) fields.sent_at = isoTime(row.sent_at);
-  if (row.delivered_at !== null) fields.delivered_at = isoTime(row.delivered_at);
-  if (row.read_at !== null) fields.read_at = isoTime(row.read_at);
+  const times = lifecycleTimes(row);
+  if (times.sent_at !== null) fields.sent_at = times.sent_at;
+  if (times.delivered_at !== null) fields.delivered_at = times.delivered_at;
+  if (times.read_at !== null) fields.read_at = times.read_at;
   return fields;
 }
 
@@ -93,6 +92,17 @@ export function editedFields(row: MessageRow): EventFields<"message.edited"> {
     conversation_id: row.conversation_id,
     message_id: row.id,
     text: row.text,
-    edited_at: isoTimeOrNull(row.edited_at),
+    edited_at: isoTimeFrom(row.edited_at, row.created_at),
+  };
+}
+
+/** Sent, delivered and read, each shown no earlier than the one before it and `created_at`. */
+function lifecycleTimes(row: Pick<MessageRow, "created_at" | "sent_at" | "delivered_at" | "read_at">) {
+  const sent = row.sent_at === null ? null : Math.max(row.sent_at, row.created_at);
+  const delivered = row.delivered_at === null ? null : Math.max(row.delivered_at, sent ?? row.created_at);
+  return {
+    sent_at: isoTimeOrNull(sent),
+    delivered_at: isoTimeOrNull(delivered),
+    read_at: isoTimeFrom(row.read_at, delivered ?? sent ?? row.created_at),
   };
 }
