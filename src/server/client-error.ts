@@ -2,11 +2,9 @@ import { STATUS_CODES, type IncomingMessage, type Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ErrorCode } from "../lib/app-error.js";
 import { clip } from "../lib/bounded-input.js";
+import { endAndDrain } from "./drain.js";
 import { newRequestId } from "./host-app.js";
 
-/** How long, and how much, a refused request may still be read so that its answer arrives. */
-const DRAIN_MS = 5_000;
-const DRAIN_BYTES = 16 * 1024 * 1024;
 
 /** The answer to a request that never reached the app. */
 interface Refusal {
@@ -49,23 +47,10 @@ function errorAnswer(refusal: Refusal, extraHeaders: string[] = []): string {
 
 const answered = new WeakSet<Duplex>();
 
-/**
- * Answers on the socket and half-closes it, then goes on reading what the client still sends
- * (up to 5 s or 16 MiB): closing with unread data would reset the connection, and a client still
- * writing a 70 KB header would then lose the answer.
- */
+/** Answers on the socket, then reads what the client still sends before closing (drain.ts). */
 function answerAndDrain(socket: Duplex, answer: string): void {
   answered.add(socket);
-  socket.end(answer);
-  let drained = 0;
-  const timer = setTimeout(() => socket.destroy(), DRAIN_MS);
-  timer.unref();
-  socket.on("data", (chunk: Buffer) => {
-    drained += chunk.length;
-    if (drained > DRAIN_BYTES) socket.destroy();
-  });
-  socket.once("close", () => clearTimeout(timer));
-  socket.resume();
+  endAndDrain(socket, answer);
 }
 
 /**

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
+import type { Duplex } from "node:stream";
 import { getRouterParam, H3, HTTPError, HTTPResponse, type H3Event } from "h3";
 import { authenticate, type Account, type KeyKind } from "../domain/accounts/index.js";
 import type { DomainContext } from "../domain/core/index.js";
 import type { SandboxControl } from "../domain/sandbox/index.js";
 import { AppError, isAppError, type ErrorCode } from "../lib/app-error.js";
 import { clip } from "../lib/bounded-input.js";
-import { readJsonBody } from "./request-body.js";
+import { drainBeforeClosing } from "./drain.js";
+import { discardRest, readJsonBody } from "./request-body.js";
 import type { ApiRequest, Method, Reply, Route } from "./route.js";
 
 /** Everything a host app is built from. */
@@ -48,6 +50,7 @@ function json(event: H3Event, status: number, body: Record<string, unknown>, hea
 
 function toErrorResponse(error: unknown, event: H3Event, options: HostAppOptions): Response {
   const requestId = requestIdOf(event);
+  dropUnreadBody(event);
   const cause = HTTPError.isError(error) && isAppError(error.cause) ? error.cause : error;
   if (isAppError(cause)) {
     // No `Connection: close` on a 413: node would close the socket while the client still writes
@@ -68,6 +71,19 @@ function toErrorResponse(error: unknown, event: H3Event, options: HostAppOptions
   }
   options.onUnexpectedError?.(cause, event);
   return json(event, 500, { error: "internal_error", message: "Unexpected error in msgctl; please report it with this request id", request_id: requestId });
+}
+
+/**
+ * An error answered before the body was read to its end (a path that does not decode, a key
+ * refused): the rest is read and dropped as it arrives, as for a 413 (request-body.ts). A body
+ * left unread would reset a connection the client asked to close, and a client that writes its
+ * whole body before reading would get no answer at all.
+ */
+function dropUnreadBody(event: H3Event): void {
+  const node = event.runtime?.node?.req as (NodeJS.ReadableStream & { complete: boolean; destroy(): void; socket: Duplex | null }) | undefined;
+  if (!node || node.complete) return;
+  discardRest(node, 0);
+  if (node.socket) drainBeforeClosing(node.socket);
 }
 
 /**
