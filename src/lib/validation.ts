@@ -31,9 +31,10 @@ export const plainIssues: z.core.$ZodErrorMap = (issue) => {
  * names the first offending field (SANDBOX.md section 5).
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where = "body"): z.output<S> {
-  const result = schema.safeParse(input, { error: plainIssues });
+  const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
+  // Parsed again for the words: any per-call option takes zod off its fast path (3 µs a parse).
+  const issue = schema.safeParse(input, { error: plainIssues }).error?.issues[0];
   const path = issue?.path.length ? issue.path.join(".") : where;
   throw invalidRequest(`${path}: ${issue?.message ?? "is invalid"}`);
 }
