@@ -184,6 +184,8 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
         await Promise.all(hosts.map((h) => h.close()));
         await scheduler.stop();
         await closeWebhookConnections(ctx);
+        // Where a real clock stood, so that the next start, in either mode, goes on from there.
+        clock.save();
         db.close();
       })();
       return stopped;

@@ -10,9 +10,13 @@ export interface SchedulerClock extends Clock {
   save(): void;
 }
 
-/** The wall clock. */
-export function realClock(db: Db): SchedulerClock {
-  return { mode: "real", now: () => Date.now(), set() {}, save: () => saveClockNow(db, Date.now()) };
+/**
+ * The wall clock, `offsetMs` ahead of it when the database's time stood ahead of the wall (a
+ * manual clock advanced past it): time never moves backwards within a database.
+ */
+export function realClock(db: Db, offsetMs = 0): SchedulerClock {
+  const now = offsetMs === 0 ? () => Date.now() : () => Date.now() + offsetMs;
+  return { mode: "real", now, set() {}, save: () => saveClockNow(db, now()) };
 }
 
 /** Time that stands still until advanced, persisted in the database. */
@@ -29,13 +33,16 @@ export function manualClock(db: Db, startMs: number): SchedulerClock {
 }
 
 /**
- * Opens the clock of a database in the given mode. A manual clock resumes exactly where a
- * manual clock of this database stood; after a real-clock run (or on a fresh database) it
- * starts at `wallNow`.
+ * Opens the clock of a database in the given mode; time never moves backwards within it. A
+ * manual clock resumes exactly where a manual clock of this database stood; after a real-clock
+ * run (or on a fresh database) it starts at `wallNow`, or where the real clock stood when that
+ * was later. A real clock follows the wall, shifted ahead by as much as the database's time
+ * stood ahead of it (advanced past it in manual mode): its jobs keep their distances in time.
  */
 export function openClock(db: Db, mode: ClockMode, wallNow: number): SchedulerClock {
   const state = readClockState(db);
-  const start = state?.mode === "manual" ? state.now_ms : wallNow;
+  const stood = state?.now_ms ?? 0;
+  const start = state?.mode === "manual" && mode === "manual" ? stood : Math.max(wallNow, stood);
   writeClockState(db, { mode, now_ms: start, last_record_ms: state?.last_record_ms ?? 0 });
-  return mode === "manual" ? manualClock(db, start) : realClock(db);
+  return mode === "manual" ? manualClock(db, start) : realClock(db, start - wallNow);
 }

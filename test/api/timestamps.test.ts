@@ -114,6 +114,23 @@ describe("timestamps are unique per list, not across the sandbox", () => {
 });
 
 describe("a restart keeps each list increasing", () => {
+  it("a real clock over a database whose manual clock was advanced 2 days goes on from there, and a manual one after it too", async () => {
+    const db = join(mkdtempSync(join(tmpdir(), "msgctl-modes-")), "sandbox.db");
+    const manual = await launchSandbox({ db, clock: "manual", listen: false });
+    await manual.control.advance(2 * 86_400_000);
+    const stood = manual.control.clock().now;
+    await manual.stop();
+    const real = await launchSandbox({ db, clock: "real", listen: false });
+    expect(real.control.clock().mode).toBe("real");
+    expect(real.control.clock().now).toBeGreaterThanOrEqual(stood);
+    expect(real.control.clock().now - stood).toBeLessThan(60_000);
+    const realStood = real.control.clock().now;
+    await real.stop();
+    const again = await launchSandbox({ db, clock: "manual", listen: false });
+    expect(again.control.clock().now).toBeGreaterThanOrEqual(realStood);
+    await again.stop();
+  });
+
   it("the next message of an account never sorts before the last one", async () => {
     const db = join(mkdtempSync(join(tmpdir(), "msgctl-times-")), "sandbox.db");
     const first = await launchSandbox({ db, clock: "manual", listen: false });

@@ -31,6 +31,22 @@ describe("the clock (SANDBOX.md section 4)", () => {
     db.close();
   });
 
+  it("real after a manual clock advanced past the wall: goes on from where it stood, in real time (never backwards)", async () => {
+    const db = await openDatabase(":memory:");
+    const wall = Date.now();
+    const manual = openClock(db, "manual", wall);
+    manual.set(wall + 2 * 86_400_000);
+    manual.save();
+    const real = openClock(db, "real", Date.now());
+    expect(real.mode).toBe("real");
+    expect(Math.abs(real.now() - (wall + 2 * 86_400_000))).toBeLessThan(1_000);
+    // Stopped (stop saves it) and opened manual again: it resumes from the real clock's time.
+    real.save();
+    const stood = real.now();
+    expect(openClock(db, "manual", Date.now()).now()).toBeGreaterThanOrEqual(stood);
+    db.close();
+  });
+
   it("real: follows the wall clock", async () => {
     const db = await openDatabase(":memory:");
     const clock = openClock(db, "real", 0);
