@@ -101,6 +101,14 @@ export const fixtureSchema = z
     const numbers = fixture.accounts.flatMap((a, i) => a.numbers.map((n, j) => ({ handle: n.handle, path: ["accounts", i, "numbers", j, "handle"] })));
     unique((i) => numbers[i]?.path ?? [], numbers.map((n) => n.handle), "number");
     unique((i) => ["contacts", i, "handle"], fixture.contacts.map((c) => c.handle), "contact");
+    // The OTP service's numbers are its own: the user texts codes to them, and a text to one
+    // must never land in an account's thread instead.
+    const accountOf = new Map(fixture.accounts.flatMap((account) => account.numbers.map((n) => [n.handle, account.name] as const)));
+    for (const key of ["number", "whatsapp_number"] as const) {
+      const otpNumber = fixture.otp[key];
+      const account = otpNumber ? accountOf.get(otpNumber) : undefined;
+      if (account !== undefined) ctx.addIssue({ code: "custom", path: ["otp", key], message: `"${otpNumber}" is a number of account "${account}" too: the OTP service's numbers are its own` });
+    }
   });
 
 /** A validated fixture, with defaults filled in and handles in E.164. */

@@ -28,6 +28,8 @@ describe("400 messages in plain words", () => {
     expect(said(await t.api("POST", "/v1/messages", { body: { to: "+14155550191", from_handle: "+14155550101", text: "hi", media_quality: "best" } }))).toBe('media_quality: must be one of "fit", "original"');
     expect(said(await t.otp("POST", "/v1/challenges", { body: "null" }))).toBe("body: must be an object, not null");
     expect(said(await t.otp("POST", "/v1/challenges", { body: "[]" }))).toBe("body: must be an object, not an array");
+    expect(said(await t.api("POST", "/sandbox/v1/accounts", { body: { number_count: 0 } }))).toBe("number_count: must be at least 1");
+    expect(said(await t.api("POST", "/sandbox/v1/clock/advance", { body: { ms: -1 } }))).toBe("ms: must be at least 0");
   });
 
   it("an edit or unsend of a failed message says it failed and how to go on, not that it was not sent yet", async () => {

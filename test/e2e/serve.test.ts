@@ -55,6 +55,13 @@ describe("msgctl serve, end to end (SANDBOX.md sections 1 and 6)", () => {
     expect(Date.parse(JSON.parse(after.stdout).now) - Date.parse(start.now)).toBe(3_600_000);
   });
 
+  it("refuses `clock advance` past year 9999 in the duration's terms (it named an `ms` field never given)", async () => {
+    const result = await runCli(["clock", "advance", "999999999999999d", ...flags]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/advance: must be 0 or more and keep the clock at or before 9999-12-31T23:59:59\.999Z/);
+    expect(result.stderr).not.toMatch(/\bms\b/);
+  });
+
   it("prints numbers as JSON with --json and as a table without", async () => {
     const json = await runCli(["numbers", "--json", ...flags]);
     expect(JSON.parse(json.stdout)).toHaveLength(3);

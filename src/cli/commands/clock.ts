@@ -19,13 +19,14 @@ export async function clockShow(flags: ConnectionFlags, out: Output): Promise<Cl
 
 /** `msgctl clock advance DURATION`: runs everything due up to now + DURATION, then returns. */
 export async function clockAdvance(duration: string, flags: ConnectionFlags, out: Output): Promise<ClockView> {
-  let ms: number;
   try {
-    ms = parseDuration(duration);
+    parseDuration(duration);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const clock = await connect(flags).sandbox.advance(ms);
+  // Sent as given, not as milliseconds: the sandbox then says what is wrong with it (past year
+  // 9999) in the duration's terms, not in those of an `ms` field the user never wrote.
+  const clock = await connect(flags).sandbox.advance(duration);
   out.result(clock, show(out));
   return clock;
 }

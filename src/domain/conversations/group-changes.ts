@@ -61,9 +61,9 @@ export function addGroupMember(ctx: DomainContext, group: Group, handle: string,
  * new messages). 409 when fewer members than the kind allows would remain.
  */
 export function removeGroupMember(ctx: DomainContext, group: Group, handle: string): void {
-  const { minMembers } = GROUP_KINDS[group.kind];
+  const { minMembers, name } = GROUP_KINDS[group.kind];
   if (group.members.length - 1 < minMembers) {
-    throw invalidState(`A ${group.kind} group keeps at least ${minMembers} members; removing ${handle} would leave ${group.members.length - 1}`);
+    throw invalidState(`${name} keeps at least ${minMembers} members; removing ${handle} would leave ${group.members.length - 1}`);
   }
   deleteGroupMember(ctx.db, group.id, handle);
   touchGroup(ctx.db, group.id, ctx.clock.now());

@@ -19,6 +19,8 @@ export interface GroupKindRules {
   maxMembers: number;
   /** Fewest members a removal may leave, the account's numbers included. */
   minMembers: number;
+  /** The kind in a sentence: "An iMessage group". */
+  name: string;
 }
 
 /**
@@ -28,9 +30,9 @@ export interface GroupKindRules {
  * and a member can be removed only while 3 would remain, as on an iPhone.
  */
 export const GROUP_KINDS: Readonly<Record<GroupKind, GroupKindRules>> = Object.freeze({
-  imessage: { channel: "imessage", service: "text", apiChanges: "allowed", contactChanges: true, typingAndRead: true, maxMembers: 32, minMembers: 3 },
-  mms: { channel: "sms", service: "text", apiChanges: "invalid_state", contactChanges: false, typingAndRead: false, maxMembers: 32, minMembers: 3 },
-  whatsapp: { channel: "whatsapp", service: "whatsapp", apiChanges: "not_a_group", contactChanges: true, typingAndRead: true, maxMembers: 1024, minMembers: 2 },
+  imessage: { channel: "imessage", service: "text", apiChanges: "allowed", contactChanges: true, typingAndRead: true, maxMembers: 32, minMembers: 3, name: "An iMessage group" },
+  mms: { channel: "sms", service: "text", apiChanges: "invalid_state", contactChanges: false, typingAndRead: false, maxMembers: 32, minMembers: 3, name: "A group MMS thread" },
+  whatsapp: { channel: "whatsapp", service: "whatsapp", apiChanges: "not_a_group", contactChanges: true, typingAndRead: true, maxMembers: 1024, minMembers: 2, name: "A WhatsApp group" },
 });
 
 /** How long the contacts see the account's typing bubble after `typing: true`, unless refreshed or hidden. */
