@@ -49,6 +49,8 @@ export class Scheduler {
   /** Due laned jobs read ahead for an advance's one-at-a-time attempts (due-jobs.ts). */
   readonly #serial: DueJobQueue;
   #running = false;
+  /** Set by `stop`: an advance under way ends at the instant it reached, its aborted jobs left due. */
+  #stopping = false;
   #paused = 0;
   #loop: Promise<void> | undefined;
   readonly #sleep = new LoopSleep();
@@ -117,6 +119,8 @@ export class Scheduler {
       try {
         for (;;) {
           await this.#drain();
+          // Stopped meanwhile: what it aborted stays due for the next start, and time stays here.
+          if (this.#stopping) return this.#clock.now();
           const next = nextDueAt(this.#db);
           if (next === undefined || next > target) break;
           this.#clock.set(next);
@@ -158,10 +162,14 @@ export class Scheduler {
   /** Stops the loop after the running tick; aborts jobs still in flight after `graceMs`. */
   async stop(graceMs = 2_000): Promise<void> {
     this.#running = false;
+    this.#stopping = true;
     this.wake();
     await this.#loop;
     const timer = setTimeout(() => this.#inFlight.abortAll(), graceMs);
     await this.#inFlight.settleAll();
+    // An advance under way ends once its jobs settled (or were aborted): wait for it, so that
+    // nothing runs on after the database is closed.
+    await this.#exclusive;
     clearTimeout(timer);
     this.#completions.flush();
   }
@@ -175,6 +183,11 @@ export class Scheduler {
    */
   async #drain(): Promise<void> {
     for (;;) {
+      if (this.#stopping) {
+        // No new job: the ones in flight finish (or are aborted) and stay as they end.
+        await this.#inFlight.settleAll();
+        return;
+      }
       const now = this.#clock.now();
       if (this.#startDue(now, true) > 0) continue;
       if (this.#inFlight.size > 0) {
