@@ -84,11 +84,19 @@ describe("control API: webhook deliveries", () => {
     ["limit=101", "limit"],
     ["before=yesterday", "before"],
     ["webhook_id=00000000-0000-4000-8000-000000000000", "webhook_id"],
+    ["event_id=00000000-0000-4000-8000-000000000000", "event_id"],
+    ["event_id=bogus", "event_id"],
   ])("refuses ?%s with 400 invalid_request naming %s", async (query, field) => {
     const res = await t.api("GET", `/sandbox/v1/deliveries?${query}`);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("invalid_request");
     expect(res.body.message).toContain(field);
+  });
+
+  it("refuses an event_id filter of another account's event", async () => {
+    await createHook("/theirs", OTHER_KEY);
+    const theirs = emitTestEvent(t.sandbox.ctx, "message.sent", {}, "Globex");
+    expect((await t.api("GET", `/sandbox/v1/deliveries?event_id=${theirs.id}`)).status).toBe(400);
   });
 
   it("refuses a webhook_id filter of another account's endpoint, but takes a deleted one of its own", async () => {

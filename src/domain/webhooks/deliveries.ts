@@ -4,6 +4,7 @@ import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import { isUuid } from "../../lib/ids.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
+import { findEvent } from "../../store/events.js";
 import { deleteJob } from "../../store/jobs.js";
 import {
   findDelivery,
@@ -167,10 +168,16 @@ export function listDeliveries(
     const webhook = isUuid(input.webhook_id) ? findWebhookById(ctx.db, input.webhook_id) : undefined;
     if (webhook?.account_id !== accountId) throw invalidRequest(`webhook_id: no webhook ${input.webhook_id} in this account`);
   }
+  // An unknown id in a filter is a mistake to say, not an empty page (SANDBOX.md section 5).
+  const eventId = input.event_id?.toLowerCase();
+  if (eventId !== undefined) {
+    const event = isUuid(eventId) ? findEvent(ctx.db, eventId) : undefined;
+    if (event?.account_id !== accountId) throw invalidRequest(`event_id: no event ${input.event_id} in this account`);
+  }
   const rows = listDeliveryRows(ctx.db, accountId, {
     webhookId: input.webhook_id,
     status: input.status,
-    eventId: input.event_id,
+    eventId,
     before: input.before,
     limit: input.limit + 1,
   });
