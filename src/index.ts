@@ -4,6 +4,8 @@ export { createClient, type MsgctlClient } from "./client/client.js";
 export type { NewAccount } from "./client/accounts.js";
 export { createAccount, type IsolatedAccount } from "./client/isolated-account.js";
 export { ApiError, ConnectionError, type ClientOptions } from "./client/http.js";
+/** What `startSandbox` throws for a bad option or fixture: `code` (`invalid_request`), `status`, `message`. */
+export { AppError } from "./lib/app-error.js";
 export type * from "./contract/types.js";
 export { EVENT_TYPES } from "./contract/events.js";
 export { parseDuration } from "./lib/duration.js";

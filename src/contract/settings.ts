@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /** Tunable behaviour of the simulated world, with the documented defaults (docs/simulated-world.md). */
 export interface Settings {
   /** Queue to `sent` (SANDBOX.md section 3: about 200 ms). */
@@ -19,3 +21,22 @@ export interface Settings {
   /** `--strict-urls`: webhook URLs follow spec 4.4 to the letter, loopback rejected too. */
   strictUrls: boolean;
 }
+
+const milliseconds = z.number().int().min(0);
+const bytes = z.number().int().min(1);
+
+/** `{ settings }` as `startSandbox` takes them: known keys only, each in range. */
+export const settingsOverrides = z.strictObject({
+  settings: z.strictObject({
+    sendLatencyMs: milliseconds,
+    deliverLatencyMs: milliseconds,
+    readDelayMs: milliseconds,
+    mediaCapBytes: z.strictObject({ imessage: bytes, sms: bytes, whatsapp: bytes }),
+    maxJsonBodyBytes: bytes,
+    maxUploadBytes: bytes,
+    ffmpegPath: z.string().min(1).nullable(),
+    webhookTimeoutMs: z.number().int().min(1),
+    strictUrls: z.boolean(),
+  }).partial(),
+});
+

@@ -4,7 +4,7 @@ import type { CreatedAccount } from "../domain/accounts/index.js";
 import {
   createBus,
   createContext,
-  defaultSettings,
+  settingsWith,
   fanOutsOf,
   jobHandlersOf,
   type DomainBus,
@@ -14,6 +14,7 @@ import {
 } from "../domain/core/index.js";
 import { createSandboxControl, isSeeded, parseFixture, seedFixture, type Fixture, type SandboxControl } from "../domain/sandbox/index.js";
 import { closeWebhookConnections } from "../domain/webhooks/index.js";
+import { invalidRequest } from "../lib/app-error.js";
 import type { ClockMode } from "../lib/clock.js";
 import { cryptoIds, type IdSource } from "../lib/ids.js";
 import { openClock } from "../scheduler/clock.js";
@@ -89,7 +90,14 @@ async function resolveWithDns(host: string): Promise<string[]> {
 /** Starts a sandbox: validates the fixture and checks the ports first, then opens the database, seeds, serves. */
 export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const logger = options.logger ?? silentLogger;
-  // --- Validate the fixture before anything is written ---
+  // --- Validate the options and the fixture before anything is written ---
+  if (options.clock !== undefined && options.clock !== "manual" && options.clock !== "real") {
+    throw invalidRequest(`clock: must be "manual" or "real" (got ${JSON.stringify(options.clock)})`);
+  }
+  if (options.fixture !== undefined && (options.fixture === null || !["string", "object"].includes(typeof options.fixture))) {
+    throw invalidRequest(`fixture: must be a file path or a fixture object (got ${options.fixture === null ? "null" : typeof options.fixture})`);
+  }
+  const settings = settingsWith(options.settings);
   const fixture: Fixture =
     typeof options.fixture === "object"
       ? parseFixture(options.fixture, options.fixtureSource ?? "fixture")
@@ -102,7 +110,9 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   if (options.listen !== false) await assertPortsFree(host, [options.port ?? 0, options.otpPort ?? 0]);
 
   // --- Store, clock, domain ---
-  const db = await openDatabase(options.db ?? ":memory:", { nativeBinding: sqliteAddon(), workerSqlite: isSingleBinary() ? binaryWorkerSqlite : undefined });
+  const db = await openDatabase(options.db ?? ":memory:", { nativeBinding: sqliteAddon(), workerSqlite: isSingleBinary() ? binaryWorkerSqlite : undefined }).catch((error: Error) => {
+    throw invalidRequest(`Cannot open the database ${options.db}: ${error.message}`);
+  });
   const blobs = openBlobStore(options.db ?? ":memory:");
   const clock = openClock(db, options.clock ?? "manual", Date.now());
   const modules = options.modules ?? MODULES;
@@ -113,7 +123,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     bus,
     fanOuts: fanOutsOf(modules),
     ids: options.ids ?? cryptoIds(),
-    settings: { ...defaultSettings, ...options.settings },
+    settings,
     fetch: options.fetch,
     resolveHost: options.resolveHost ?? resolveWithDns,
     blobs,

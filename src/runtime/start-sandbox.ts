@@ -5,6 +5,7 @@ import { allAccounts } from "../domain/accounts/index.js";
 import type { Settings } from "../contract/settings.js";
 import type { Fixture } from "../domain/sandbox/index.js";
 import { listEvents, toEventView } from "../domain/core/index.js";
+import { invalidRequest } from "../lib/app-error.js";
 import { parseDuration } from "../lib/duration.js";
 import { launchSandbox } from "./sandbox.js";
 
@@ -87,6 +88,16 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   });
   const accounts = sandbox.accounts;
   const first = accounts[0];
+  // A database seeded at an earlier start, by a fixture that left the keys out: they were
+  // generated then and are kept only as hashes, so this handle could never authenticate.
+  const keyless = sandbox.fixture.accounts.filter((account) => !accounts.find((a) => a.name === account.name)?.api_key);
+  if (keyless.length > 0) {
+    await sandbox.stop();
+    throw invalidRequest(
+      `startSandbox: the keys of account "${keyless[0]?.name}" in ${options.db} were generated at an earlier start and are kept only as hashes: ` +
+        "name api_key and otp_api_key in the fixture to reuse this database, or start from a new one",
+    );
+  }
   const clientFor = (name: string) => {
     const account = sandbox.accounts.find((a) => a.name === name);
     if (!account) throw new Error(`No account named "${name}"`);
@@ -98,6 +109,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     if (!account) throw new Error(`No account named "${name}"`);
     return account.id;
   };
+  /** Pending `waitForEvent` calls, told when the sandbox stops. */
+  const waiting = new Set<() => void>();
   const history = (account?: string) => listEvents(sandbox.ctx, accountId(account), 0, 1_000_000);
 
   const client = clientFor(first?.name ?? "");
@@ -131,29 +144,42 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       },
     },
     events: history,
-    waitForEvent<T extends EventType>(type: T, { match, timeoutMs = 5_000, account }: { match?: EventMatch<T>; timeoutMs?: number; account?: string } = {}) {
+    async waitForEvent<T extends EventType>(type: T, { match, timeoutMs = 5_000, account }: { match?: EventMatch<T>; timeoutMs?: number; account?: string } = {}) {
       const wanted = matcher(match);
       const id = accountId(account);
       const isWanted = (event: EventView): event is EventView<T> => event.type === type && wanted(event.payload as EventPayload<T>);
       const found = history(account).find(isWanted);
-      if (found) return Promise.resolve(found);
+      if (found) return found;
       return new Promise<EventView<T>>((resolve, reject) => {
-        const timer = setTimeout(() => {
+        const end = () => {
+          clearTimeout(timer);
           unsubscribe();
+          waiting.delete(stopped);
+        };
+        const timer = setTimeout(() => {
+          end();
           reject(new Error(`No ${type} event within ${timeoutMs} ms (on a manual clock, advance it first)`));
         }, timeoutMs);
         const unsubscribe = sandbox.bus.on("event", (event) => {
           const view = toEventView(event);
           if (event.accountId !== id || !isWanted(view)) return;
-          clearTimeout(timer);
-          unsubscribe();
+          end();
           resolve(view);
         });
+        // A wait still pending when the sandbox stops ends then, instead of holding the process.
+        const stopped = () => {
+          end();
+          reject(new Error(`No ${type} event: the sandbox stopped`));
+        };
+        waiting.add(stopped);
       });
     },
     reset: async () => {
       await sandbox.control.reset(keyed);
     },
-    stop: () => sandbox.stop(),
+    stop: () => {
+      for (const stopped of [...waiting]) stopped();
+      return sandbox.stop();
+    },
   };
 }

@@ -9,4 +9,4 @@ export { EVENT_TYPES, emitEvent, eventRowView, getEvent, isEventType, listEvents
 export { scheduleJob, type JobCompletion, type JobHandler, type JobRun } from "./jobs.js";
 export { nextListTime, type PagedList } from "./list-time.js";
 export { fanOutsOf, jobHandlersOf, type BoundJobHandler, type DomainModule } from "./module.js";
-export { defaultSettings, type Settings } from "./settings.js";
+export { defaultSettings, settingsWith, type Settings } from "./settings.js";

@@ -1,4 +1,5 @@
-import type { Settings } from "../../contract/settings.js";
+import { settingsOverrides, type Settings } from "../../contract/settings.js";
+import { parseInput } from "../../lib/validation.js";
 
 export type { Settings };
 
@@ -15,3 +16,13 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
   webhookTimeoutMs: 10_000,
   strictUrls: false,
 });
+
+/**
+ * The settings with `overrides` applied; 400 invalid_request naming `settings.<key>` for an
+ * unknown key (a typo would otherwise change nothing, silently) or a value out of range.
+ */
+export function settingsWith(overrides: unknown): Settings {
+  if (overrides === undefined) return { ...defaultSettings };
+  const { settings } = parseInput(settingsOverrides, { settings: overrides });
+  return { ...defaultSettings, ...settings } as Settings;
+}
