@@ -53,6 +53,7 @@ describe("POST /sandbox/v1/accounts", () => {
     [{ api_key: "sk_test_acme_0000000000000000" }, "api_key: that key belongs to another account"],
     [{ numbers: [{ handle: "+14155550101", channels: ["sms"] }] }, "numbers[0].handle: +14155550101 belongs to another account"],
     [{ number_count: 21 }, "number_count"],
+    [{ numbers: [{ handle: "+14155550177", channels: ["sms"] }], number_count: 2 }, "number_count: give numbers or number_count, not both"],
     [{ name: "" }, "name"],
     [{ api_key: "otp_live_wrong_kind_00000000" }, "api_key"],
     [{ numbers: [{ handle: "+15550000000", channels: ["sms"] }] }, "numbers.0.handle"],

@@ -34,7 +34,7 @@ function poolNumbers(ctx: DomainContext, count: number): string[] {
 
 /** POST /sandbox/v1/accounts: a fresh account with its keys, shown once (201). */
 export function createAccountOnDemand(ctx: DomainContext, input: unknown): CreatedAccount {
-  const body = parseInput(createAccountBody, input) ?? { otp_suspended: false, number_count: 1 };
+  const body = parseInput(createAccountBody, input) ?? { otp_suspended: false };
   return ctx.db.transaction(() => {
     const position = nextAccountPosition(ctx.db);
     const name = body.name ?? `account-${position + 1}`;
@@ -44,7 +44,7 @@ export function createAccountOnDemand(ctx: DomainContext, input: unknown): Creat
     }
     const numbers =
       body.numbers ??
-      poolNumbers(ctx, body.number_count).map((handle, i) => ({ handle, channels: ["imessage" as const, "sms" as const], label: `pool ${i + 1}`, whatsapp_api: null }));
+      poolNumbers(ctx, body.number_count ?? 1).map((handle, i) => ({ handle, channels: ["imessage" as const, "sms" as const], label: `pool ${i + 1}`, whatsapp_api: null }));
     for (const [i, number] of numbers.entries()) {
       if (findNumber(ctx.db, number.handle)) throw invalidRequest(`numbers[${i}].handle: ${number.handle} belongs to another account`);
     }
