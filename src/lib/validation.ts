@@ -13,9 +13,10 @@ function kindOf(value: unknown): string {
 const withArticle = (expected: string) => (/^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`);
 
 /**
- * Plain words for zod's two generic complaints ("Invalid input: expected string, received
+ * Plain words for zod's generic complaints ("Invalid input: expected string, received
  * undefined"): a missing field is `required`, a wrong type `must be a string, not null`, a value
- * outside an enum lists the values, a bound says it ("must be at least 1"). Messages a schema gives itself take precedence over these.
+ * outside an enum lists the values, a bound says it ("must be at least 1"). Messages a schema
+ * gives itself take precedence over these.
  */
 export const plainIssues: z.core.$ZodErrorMap = (issue) => {
   if (issue.code === "invalid_type") return issue.input === undefined ? "required" : `must be ${withArticle(issue.expected)}, not ${kindOf(issue.input)}`;
