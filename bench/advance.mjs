@@ -8,7 +8,9 @@ const MESSAGES = 1_000;
 
 function rawTransitions(count) {
   const db = new Database(":memory:");
-  db.exec("CREATE TABLE m (id INTEGER PRIMARY KEY, status TEXT); CREATE TABLE e (seq INTEGER PRIMARY KEY AUTOINCREMENT, payload TEXT); CREATE TABLE j (id INTEGER PRIMARY KEY AUTOINCREMENT, due INTEGER)");
+  db.exec(
+    "CREATE TABLE m (id INTEGER PRIMARY KEY, status TEXT); CREATE TABLE e (seq INTEGER PRIMARY KEY AUTOINCREMENT, payload TEXT); CREATE TABLE j (id INTEGER PRIMARY KEY AUTOINCREMENT, due INTEGER)",
+  );
   const insert = db.prepare("INSERT INTO m (id, status) VALUES (?, 'queued')");
   for (let i = 0; i < count; i++) insert.run(i);
   const update = db.prepare("UPDATE m SET status = ? WHERE id = ?");

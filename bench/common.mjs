@@ -41,7 +41,19 @@ export function spawnFirstLine(args, options = {}) {
  */
 export async function serve(flags) {
   const nodeArgs = process.env.BENCH_SERVE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const { child, line } = await spawnFirstLine([...nodeArgs, BIN, "serve", "--json", "--quiet", "--port", "0", "--otp-port", "0", "--no-state-file", ...flags]);
+  const { child, line } = await spawnFirstLine([
+    ...nodeArgs,
+    BIN,
+    "serve",
+    "--json",
+    "--quiet",
+    "--port",
+    "0",
+    "--otp-port",
+    "0",
+    "--no-state-file",
+    ...flags,
+  ]);
   return { child, ready: JSON.parse(line), base: JSON.parse(line).base_url };
 }
 
@@ -71,7 +83,9 @@ export function percentile(values, p) {
 export function cpuMs(pid, { mainThread = false } = {}) {
   try {
     // The main thread's own (the event loop's), or the process's with its worker threads.
-    const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, "utf8")
+      .split(") ")[1]
+      .split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return null;
@@ -90,14 +104,26 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 export function call(url, { method = "GET", body, headers = {} } = {}) {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((done, fail) => {
-    const req = request(url, { method, agent, headers: { authorization: `Bearer ${KEY}`, ...(payload ? { "content-type": "application/json" } : {}), ...headers } }, (res) => {
-      const chunks = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        done({ status: res.statusCode, body: text ? JSON.parse(text) : undefined });
-      });
-    });
+    const req = request(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          authorization: `Bearer ${KEY}`,
+          ...(payload ? { "content-type": "application/json" } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          done({ status: res.statusCode, body: text ? JSON.parse(text) : undefined });
+        });
+      },
+    );
     req.on("error", fail);
     req.end(payload);
   });
@@ -116,7 +142,10 @@ export async function inParallel(count, concurrency, task) {
 export async function sendMessages(base, count) {
   await inParallel(count, 16, async (i) => {
     const to = `+1415555${String(2000 + (i % 8000)).padStart(4, "0")}`;
-    const res = await call(`${base}/v1/messages`, { method: "POST", body: { to, from_handle: "+14155550101", text: `m${i}` } });
+    const res = await call(`${base}/v1/messages`, {
+      method: "POST",
+      body: { to, from_handle: "+14155550101", text: `m${i}` },
+    });
     if (res.status !== 202) throw new Error(`send ${i}: ${res.status} ${JSON.stringify(res.body)}`);
   });
 }

@@ -3,7 +3,23 @@
 // reference is a bare node:http client loop posting the same number of bodies to the same receiver.
 import { Agent, request } from "node:http";
 import { join } from "node:path";
-import { advance, allEvents, call, cpuMs, DURATION_S, elapsedMs, inParallel, percentile, ROOT, round, scratch, sendMessages, serve, spawnFirstLine, stop } from "./common.mjs";
+import {
+  advance,
+  allEvents,
+  call,
+  cpuMs,
+  DURATION_S,
+  elapsedMs,
+  inParallel,
+  percentile,
+  ROOT,
+  round,
+  scratch,
+  sendMessages,
+  serve,
+  spawnFirstLine,
+  stop,
+} from "./common.mjs";
 
 const MESSAGES = 1_000;
 /** The real-clock row's first seconds, reported apart from the steady load after them. */
@@ -15,7 +31,12 @@ export const RETRY_CONCURRENCY = 32;
 
 const startReceiver = async (status) => {
   const { child, line } = await spawnFirstLine([join(ROOT, "bench/receiver.mjs"), String(status)]);
-  return { child, url: line, stats: async () => (await call(line)).body, clear: () => call(line, { method: "DELETE" }) };
+  return {
+    child,
+    url: line,
+    stats: async () => (await call(line)).body,
+    clear: () => call(line, { method: "DELETE" }),
+  };
 };
 
 // A payload and headers the size of a real delivery (message.sent with its fields).
@@ -42,10 +63,14 @@ export async function bareLoop(url, count, concurrency) {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const post = () =>
     new Promise((done, fail) => {
-      const req = request(url, { method: "POST", agent, headers: { ...HEADERS, "content-length": Buffer.byteLength(BODY) } }, (res) => {
-        res.resume();
-        res.on("end", done);
-      });
+      const req = request(
+        url,
+        { method: "POST", agent, headers: { ...HEADERS, "content-length": Buffer.byteLength(BODY) } },
+        (res) => {
+          res.resume();
+          res.on("end", done);
+        },
+      );
       req.on("error", fail);
       req.end(BODY);
     });
@@ -66,10 +91,14 @@ async function bareLatency(url, perSecond, seconds) {
   const post = () =>
     new Promise((done, fail) => {
       const started = performance.now();
-      const req = request(url, { method: "POST", agent, headers: { ...HEADERS, "content-length": Buffer.byteLength(BODY) } }, (res) => {
-        res.resume();
-        res.on("end", () => done(performance.now() - started));
-      });
+      const req = request(
+        url,
+        { method: "POST", agent, headers: { ...HEADERS, "content-length": Buffer.byteLength(BODY) } },
+        (res) => {
+          res.resume();
+          res.on("end", () => done(performance.now() - started));
+        },
+      );
       req.on("error", fail);
       req.end(BODY);
     });
@@ -84,12 +113,22 @@ async function bareLatency(url, perSecond, seconds) {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   agent.destroy();
-  return { posts: latencies.length, p50_ms: round(percentile(latencies, 50), 1), p99_ms: round(percentile(latencies, 99), 1) };
+  return {
+    posts: latencies.length,
+    p50_ms: round(percentile(latencies, 50), 1),
+    p99_ms: round(percentile(latencies, 99), 1),
+  };
 }
 
 /** The reference loop in a fresh process (bare-loop.mjs): its wall and CPU milliseconds (of its last round). */
 async function bareLoopProcess(url, firsts, retries, rounds = 1) {
-  const { child, line } = await spawnFirstLine([join(ROOT, "bench/bare-loop.mjs"), url, String(firsts), String(retries), String(rounds)]);
+  const { child, line } = await spawnFirstLine([
+    join(ROOT, "bench/bare-loop.mjs"),
+    url,
+    String(firsts),
+    String(retries),
+    String(rounds),
+  ]);
   await stop(child);
   return JSON.parse(line);
 }
@@ -111,7 +150,12 @@ async function bareLoopProcess(url, firsts, retries, rounds = 1) {
  */
 export async function advanceWithWebhook(status) {
   const receiver = await startReceiver(status);
-  const { child, base } = await serve(["--db", process.env.BENCH_DB ?? join(scratch(), "sandbox.db"), "--clock", "manual"]);
+  const { child, base } = await serve([
+    "--db",
+    process.env.BENCH_DB ?? join(scratch(), "sandbox.db"),
+    "--clock",
+    "manual",
+  ]);
   try {
     const hook = await call(`${base}/v1/webhooks`, { method: "POST", body: { url: receiver.url } });
     if (hook.status !== 201) throw new Error(`webhook: ${hook.status}`);
@@ -198,7 +242,9 @@ export async function realClockLatency() {
       const batch = [];
       for (; sent < due; sent++) {
         const to = `+1415555${String(2000 + (sent % 8000)).padStart(4, "0")}`;
-        batch.push(call(`${base}/v1/messages`, { method: "POST", body: { to, from_handle: "+14155550101", text: `m${sent}` } }));
+        batch.push(
+          call(`${base}/v1/messages`, { method: "POST", body: { to, from_handle: "+14155550101", text: `m${sent}` } }),
+        );
       }
       await Promise.all(batch);
       await new Promise((resolve) => setTimeout(resolve, 10));

@@ -27,7 +27,9 @@ const BENCHMARKS = {
 };
 
 const asked = process.argv.slice(2);
-for (const name of asked) if (!(name in BENCHMARKS)) throw new Error(`unknown benchmark ${name} (known: ${Object.keys(BENCHMARKS).join(", ")})`);
+for (const name of asked)
+  if (!(name in BENCHMARKS))
+    throw new Error(`unknown benchmark ${name} (known: ${Object.keys(BENCHMARKS).join(", ")})`);
 const results = {};
 for (const name of asked.length > 0 ? asked : Object.keys(BENCHMARKS)) {
   results[name] = await BENCHMARKS[name]();

@@ -1,7 +1,20 @@
 // The send path: POST /v1/messages throughput against the floor, and start-up to the first 200.
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { BIN, cpuMs, DURATION_S, KEY, median, ms, ROOT, round, scratch, serve, spawnFirstLine, stop } from "./common.mjs";
+import {
+  BIN,
+  cpuMs,
+  DURATION_S,
+  KEY,
+  median,
+  ms,
+  ROOT,
+  round,
+  scratch,
+  serve,
+  spawnFirstLine,
+  stop,
+} from "./common.mjs";
 
 /**
  * The load on one server process: its rate and latency, and the CPU time it spent per request
@@ -10,9 +23,23 @@ import { BIN, cpuMs, DURATION_S, KEY, median, ms, ROOT, round, scratch, serve, s
 async function load(url, headers, pid) {
   const body = JSON.stringify({ to: "+14155550191", from_handle: "+14155550101", text: "Hello from the benchmark" });
   const cpuBefore = cpuMs(pid);
-  const result = await autocannon({ url, method: "POST", connections: 50, duration: DURATION_S, headers: { "content-type": "application/json", ...headers }, body });
+  const result = await autocannon({
+    url,
+    method: "POST",
+    connections: 50,
+    duration: DURATION_S,
+    headers: { "content-type": "application/json", ...headers },
+    body,
+  });
   const cpuUs = cpuBefore === null ? null : round(((cpuMs(pid) - cpuBefore) * 1_000) / result.requests.total, 0);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpu_us_per_request: cpuUs, non2xx: result.non2xx, errors: result.errors };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpu_us_per_request: cpuUs,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
 }
 
 /**
@@ -32,7 +59,10 @@ export async function throughput(pairs = 3) {
     const { child, base } = await serve(["--db", join(dir, "sandbox.db"), "--clock", "manual"]);
     const msgctl = await load(`${base}/v1/messages`, { authorization: `Bearer ${KEY}` }, child.pid);
     await stop(child);
-    const cpuRatio = msgctl.cpu_us_per_request && ref.cpu_us_per_request ? round(ref.cpu_us_per_request / msgctl.cpu_us_per_request) : null;
+    const cpuRatio =
+      msgctl.cpu_us_per_request && ref.cpu_us_per_request
+        ? round(ref.cpu_us_per_request / msgctl.cpu_us_per_request)
+        : null;
     runs.push({ reference: ref, msgctl, ratio: round(msgctl.rps / ref.rps), cpu_ratio: cpuRatio });
   }
   // cpu_ratio: the floor's CPU per request over msgctl's (1 = as cheap as the floor), the steadier figure.
@@ -52,12 +82,25 @@ async function firstOk(url) {
 /** Spawn of `msgctl serve --db :memory:` to its first 200 on /healthz vs a bare node:http server, median of 7. */
 export async function startup() {
   const runs = { reference: [], msgctl: [] };
-  const bare = "require('node:http').createServer((q,s)=>s.end('ok')).listen(0,'127.0.0.1',function(){console.log('http://127.0.0.1:'+this.address().port)})";
+  const bare =
+    "require('node:http').createServer((q,s)=>s.end('ok')).listen(0,'127.0.0.1',function(){console.log('http://127.0.0.1:'+this.address().port)})";
   for (let i = 0; i < 7; i++) {
     const ref = await spawnFirstLine(["-e", bare]);
     runs.reference.push(ms((await firstOk(ref.line)) - ref.started));
     await stop(ref.child);
-    const sandbox = await spawnFirstLine([BIN, "serve", "--json", "--quiet", "--port", "0", "--otp-port", "0", "--db", ":memory:", "--no-state-file"]);
+    const sandbox = await spawnFirstLine([
+      BIN,
+      "serve",
+      "--json",
+      "--quiet",
+      "--port",
+      "0",
+      "--otp-port",
+      "0",
+      "--db",
+      ":memory:",
+      "--no-state-file",
+    ]);
     runs.msgctl.push(ms((await firstOk(`${JSON.parse(sandbox.line).base_url}/healthz`)) - sandbox.started));
     await stop(sandbox.child);
   }

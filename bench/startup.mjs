@@ -82,7 +82,13 @@ for (const [name, values] of Object.entries(runs)) {
     continue;
   }
   const ms = median(values);
-  results[name] = { median_ms: Math.round(ms), min_ms: Math.round(Math.min(...values)), vs_bare_node: Number((ms / bare).toFixed(2)) };
-  console.log(`${name.padEnd(26)} median ${ms.toFixed(0).padStart(4)} ms  (min ${Math.min(...values).toFixed(0)} ms, ×${(ms / bare).toFixed(2)} bare node)`);
+  results[name] = {
+    median_ms: Math.round(ms),
+    min_ms: Math.round(Math.min(...values)),
+    vs_bare_node: Number((ms / bare).toFixed(2)),
+  };
+  console.log(
+    `${name.padEnd(26)} median ${ms.toFixed(0).padStart(4)} ms  (min ${Math.min(...values).toFixed(0)} ms, ×${(ms / bare).toFixed(2)} bare node)`,
+  );
 }
 if (process.env.BENCH_JSON) console.log(JSON.stringify(results));

@@ -55,7 +55,10 @@ function prng(seed) {
   };
 }
 
-const WORDS = "ok thanks see you tomorrow order shipped when can we meet running late the package arrived great news call me back please confirm your appointment at 3pm is the store open today love it sounds good".split(" ");
+const WORDS =
+  "ok thanks see you tomorrow order shipped when can we meet running late the package arrived great news call me back please confirm your appointment at 3pm is the store open today love it sounds good".split(
+    " ",
+  );
 
 /** Ids in the layout of lib/time-ordered-id.ts: 48 bits of milliseconds, version 7, random bits. */
 function idSource() {
@@ -77,8 +80,11 @@ function idSource() {
 /** An insert of `row`'s columns into `table`, with every other column left to its default. */
 function inserter(raw, table, columns) {
   const known = new Set(raw.pragma(`table_info(${table})`).map((c) => c.name));
-  for (const column of columns) if (!known.has(column)) throw new Error(`${table}.${column}: not in the migrated schema`);
-  const statement = raw.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`);
+  for (const column of columns)
+    if (!known.has(column)) throw new Error(`${table}.${column}: not in the migrated schema`);
+  const statement = raw.prepare(
+    `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+  );
   return (...values) => statement.run(...values);
 }
 
@@ -102,7 +108,12 @@ export async function generateStoredDb(path = DEFAULT_PATH, messages = 1_000_000
   const migratedMs = performance.now() - started;
 
   const raw = new Database(path);
-  const accountIds = Object.fromEntries(raw.prepare("SELECT name, id FROM accounts").all().map((row) => [row.name, row.id]));
+  const accountIds = Object.fromEntries(
+    raw
+      .prepare("SELECT name, id FROM accounts")
+      .all()
+      .map((row) => [row.name, row.id]),
+  );
   // A throwaway bulk load: no journal, no fsync; the file goes back to WAL at the end.
   raw.pragma("journal_mode = OFF");
   raw.pragma("synchronous = OFF");
@@ -111,15 +122,79 @@ export async function generateStoredDb(path = DEFAULT_PATH, messages = 1_000_000
   const pick = (items) => items[Math.floor(random() * items.length)];
   const newId = idSource();
 
-  const insertConversation = inserter(raw, "conversations", ["id", "account_id", "from_handle", "remote_handle", "service", "is_group", "title", "channel", "inbound_at", "last_message_at", "created_at", "updated_at", "group_id", "typing_until", "last_read_at"]);
+  const insertConversation = inserter(raw, "conversations", [
+    "id",
+    "account_id",
+    "from_handle",
+    "remote_handle",
+    "service",
+    "is_group",
+    "title",
+    "channel",
+    "inbound_at",
+    "last_message_at",
+    "created_at",
+    "updated_at",
+    "group_id",
+    "typing_until",
+    "last_read_at",
+  ]);
   const insertParticipant = inserter(raw, "conversation_participants", ["conversation_id", "handle", "created_at"]);
   const insertGroup = inserter(raw, "chat_groups", ["id", "account_id", "kind", "title", "created_at", "updated_at"]);
   const insertMember = inserter(raw, "chat_group_members", ["group_id", "handle", "position", "created_at"]);
-  const MESSAGE_COLUMNS = ["id", "account_id", "conversation_id", "direction", "status", "channel", "number_handle", "remote_handle", "requested_channel", "text", "effect", "reply_to", "error", "metadata", "has_attachments", "voice_memo", "media_quality", "attempts", "first_attempt_at", "backoff_ms", "next_attempt_at", "generation", "sent_at", "delivered_at", "read_at", "edited_at", "created_at", "updated_at"];
+  const MESSAGE_COLUMNS = [
+    "id",
+    "account_id",
+    "conversation_id",
+    "direction",
+    "status",
+    "channel",
+    "number_handle",
+    "remote_handle",
+    "requested_channel",
+    "text",
+    "effect",
+    "reply_to",
+    "error",
+    "metadata",
+    "has_attachments",
+    "voice_memo",
+    "media_quality",
+    "attempts",
+    "first_attempt_at",
+    "backoff_ms",
+    "next_attempt_at",
+    "generation",
+    "sent_at",
+    "delivered_at",
+    "read_at",
+    "edited_at",
+    "created_at",
+    "updated_at",
+  ];
   const insertMessage = inserter(raw, "messages", MESSAGE_COLUMNS);
   const insertGroupMessage = inserter(raw, "group_messages", ["message_id", "group_id", "origin_id", "created_at"]);
-  const insertReceipt = inserter(raw, "group_receipts", ["message_id", "handle", "position", "delivered_at", "read_at"]);
-  const insertAttachment = inserter(raw, "attachments", ["id", "account_id", "message_id", "position", "status", "filename", "mime_type", "size_bytes", "blob", "is_voice_memo", "created_at", "updated_at"]);
+  const insertReceipt = inserter(raw, "group_receipts", [
+    "message_id",
+    "handle",
+    "position",
+    "delivered_at",
+    "read_at",
+  ]);
+  const insertAttachment = inserter(raw, "attachments", [
+    "id",
+    "account_id",
+    "message_id",
+    "position",
+    "status",
+    "filename",
+    "mime_type",
+    "size_bytes",
+    "blob",
+    "is_voice_memo",
+    "created_at",
+    "updated_at",
+  ]);
 
   // --- Threads ---
   // Each account's threads, with a weight: a few busy threads, a long tail (Zipf, s = 0.9).
@@ -132,7 +207,15 @@ export async function generateStoredDb(path = DEFAULT_PATH, messages = 1_000_000
     threads[account].push(thread);
     counts.conversations++;
   };
-  const plan = { Acme: { oneToOne: 3000, groups: 200, numbers: ["+14155550101", "+14155550103"], whatsapp: ["+14155550102", "+14155550103"] }, Globex: { oneToOne: 400, groups: 20, numbers: ["+14155550111"], whatsapp: [] } };
+  const plan = {
+    Acme: {
+      oneToOne: 3000,
+      groups: 200,
+      numbers: ["+14155550101", "+14155550103"],
+      whatsapp: ["+14155550102", "+14155550103"],
+    },
+    Globex: { oneToOne: 400, groups: 20, numbers: ["+14155550111"], whatsapp: [] },
+  };
   for (const [account, shape] of Object.entries(plan)) {
     const contact = (i) => `+1628${account === "Acme" ? "5" : "6"}${String(i).padStart(6, "0")}`;
     for (let i = 0; i < shape.oneToOne; i++) {
@@ -149,13 +232,28 @@ export async function generateStoredDb(path = DEFAULT_PATH, messages = 1_000_000
       const groupCreatedAt = threadStart + Math.floor(random() * 30 * DAY);
       const groupId = newId(groupCreatedAt);
       const kind = random() < 0.85 ? "imessage" : "mms";
-      const contacts = Array.from({ length: 2 + Math.floor(random() * 6) }, () => contact(Math.floor(random() * shape.oneToOne)));
+      const contacts = Array.from({ length: 2 + Math.floor(random() * 6) }, () =>
+        contact(Math.floor(random() * shape.oneToOne)),
+      );
       const numbers = shape.numbers.length > 1 && random() < 0.2 ? shape.numbers : [pick(shape.numbers)];
       const members = [...new Set([...numbers, ...contacts])];
-      insertGroup(groupId, accountIds[account], kind, random() < 0.6 ? `Group ${g}` : null, groupCreatedAt, groupCreatedAt);
+      insertGroup(
+        groupId,
+        accountIds[account],
+        kind,
+        random() < 0.6 ? `Group ${g}` : null,
+        groupCreatedAt,
+        groupCreatedAt,
+      );
       members.forEach((handle, i) => insertMember(groupId, handle, i + 1, groupCreatedAt));
       counts.groups++;
-      const views = numbers.map((number) => ({ kind: "group", groupId, from: number, contacts: members.filter((h) => !numbers.includes(h)), textChannel: kind === "imessage" ? "imessage" : "sms" }));
+      const views = numbers.map((number) => ({
+        kind: "group",
+        groupId,
+        from: number,
+        contacts: members.filter((h) => !numbers.includes(h)),
+        textChannel: kind === "imessage" ? "imessage" : "sms",
+      }));
       // An inbound group message is recorded once per member number (spec 4.5): copies.
       for (const view of views) {
         view.copies = views;
@@ -216,19 +314,49 @@ export async function generateStoredDb(path = DEFAULT_PATH, messages = 1_000_000
         // Statuses as a year of traffic leaves them: mostly read or delivered, a few failed or unsent.
         const roll = random();
         let status;
-        if (outbound) status = roll < 0.03 ? "failed" : roll < 0.05 ? "unsent" : roll < 0.1 ? "sent" : roll < 0.45 ? "delivered" : "read";
+        if (outbound)
+          status =
+            roll < 0.03 ? "failed" : roll < 0.05 ? "unsent" : roll < 0.1 ? "sent" : roll < 0.45 ? "delivered" : "read";
         else status = roll < 0.25 ? "delivered" : "read";
         const sentAt = outbound && status !== "failed" ? t + 300 + Math.floor(random() * 1500) : null;
-        const deliveredAt = outbound ? (["delivered", "read", "unsent"].includes(status) ? sentAt + 200 + Math.floor(random() * 3000) : null) : t;
+        const deliveredAt = outbound
+          ? ["delivered", "read", "unsent"].includes(status)
+            ? sentAt + 200 + Math.floor(random() * 3000)
+            : null
+          : t;
         const readAt = status === "read" ? (deliveredAt ?? t) + Math.floor(random() * 3_600_000) : null;
         const updatedAt = Math.max(t, sentAt ?? 0, deliveredAt ?? 0, readAt ?? 0);
         insertMessage(
-          id, accountIds[account], target.id, outbound ? "outbound" : "inbound", status, status === "failed" ? null : channel,
-          target.from, outbound ? (thread.kind === "group" ? thread.groupId : target.remote) : sender,
-          target.service === "whatsapp" ? "whatsapp" : null, body, null, null,
-          status === "failed" ? `${target.remote ?? sender} is not registered with iMessage and ${target.from} does not serve SMS` : null,
-          metadata, withMedia ? 1 : 0, 0, "fit", outbound ? 1 : 0, outbound ? t : null, 30_000, null, 0,
-          sentAt, deliveredAt, readAt, null, t, updatedAt,
+          id,
+          accountIds[account],
+          target.id,
+          outbound ? "outbound" : "inbound",
+          status,
+          status === "failed" ? null : channel,
+          target.from,
+          outbound ? (thread.kind === "group" ? thread.groupId : target.remote) : sender,
+          target.service === "whatsapp" ? "whatsapp" : null,
+          body,
+          null,
+          null,
+          status === "failed"
+            ? `${target.remote ?? sender} is not registered with iMessage and ${target.from} does not serve SMS`
+            : null,
+          metadata,
+          withMedia ? 1 : 0,
+          0,
+          "fit",
+          outbound ? 1 : 0,
+          outbound ? t : null,
+          30_000,
+          null,
+          0,
+          sentAt,
+          deliveredAt,
+          readAt,
+          null,
+          t,
+          updatedAt,
         );
         counts.messages++;
         if (thread.kind === "group") {
@@ -240,7 +368,20 @@ export async function generateStoredDb(path = DEFAULT_PATH, messages = 1_000_000
           }
         }
         if (withMedia) {
-          insertAttachment(newId(t), accountIds[account], id, 0, "uploaded", "photo.jpg", "image/jpeg", 180_000 + Math.floor(random() * 2_000_000), randomBytes(32).toString("hex"), 0, t, t);
+          insertAttachment(
+            newId(t),
+            accountIds[account],
+            id,
+            0,
+            "uploaded",
+            "photo.jpg",
+            "image/jpeg",
+            180_000 + Math.floor(random() * 2_000_000),
+            randomBytes(32).toString("hex"),
+            0,
+            t,
+            t,
+          );
           counts.attachments++;
         }
         target.last = t;
@@ -253,7 +394,23 @@ export async function generateStoredDb(path = DEFAULT_PATH, messages = 1_000_000
       for (const thread of threads[account]) {
         const last = thread.last ?? thread.createdAt;
         const group = thread.kind === "group";
-        insertConversation(thread.id, accountIds[account], thread.from, group ? null : thread.remote, group ? "text" : thread.service, group ? 1 : 0, null, thread.channel, thread.inboundAt, last, thread.createdAt, last, group ? thread.groupId : null, null, null);
+        insertConversation(
+          thread.id,
+          accountIds[account],
+          thread.from,
+          group ? null : thread.remote,
+          group ? "text" : thread.service,
+          group ? 1 : 0,
+          null,
+          thread.channel,
+          thread.inboundAt,
+          last,
+          thread.createdAt,
+          last,
+          group ? thread.groupId : null,
+          null,
+          null,
+        );
         if (!group) insertParticipant(thread.id, thread.remote, thread.createdAt);
       }
     }
@@ -263,7 +420,13 @@ export async function generateStoredDb(path = DEFAULT_PATH, messages = 1_000_000
   write();
   raw.pragma("journal_mode = WAL");
   raw.close();
-  return { path, ...counts, last_message_at: new Date(t).toISOString(), migrate_ms: Math.round(migratedMs), total_ms: Math.round(performance.now() - started) };
+  return {
+    path,
+    ...counts,
+    last_message_at: new Date(t).toISOString(),
+    migrate_ms: Math.round(migratedMs),
+    total_ms: Math.round(performance.now() - started),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -11,13 +11,22 @@ export function openReference(path) {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   const prepare = (sql) => db.prepare(sql);
   // The columns of a Message resource (spec 4.3); a careful hand-written server reads no more.
-  const shown = "id, conversation_id, direction, status, channel, text, effect, reply_to, error, metadata, has_attachments, sent_at, delivered_at, read_at, edited_at, created_at";
-  const byAccount = prepare(`SELECT ${shown} FROM messages WHERE account_id = ? AND created_at < ? ORDER BY created_at DESC LIMIT ?`);
-  const byConversation = prepare(`SELECT ${shown} FROM messages WHERE conversation_id = ? AND created_at < ? ORDER BY created_at DESC LIMIT ?`);
+  const shown =
+    "id, conversation_id, direction, status, channel, text, effect, reply_to, error, metadata, has_attachments, sent_at, delivered_at, read_at, edited_at, created_at";
+  const byAccount = prepare(
+    `SELECT ${shown} FROM messages WHERE account_id = ? AND created_at < ? ORDER BY created_at DESC LIMIT ?`,
+  );
+  const byConversation = prepare(
+    `SELECT ${shown} FROM messages WHERE conversation_id = ? AND created_at < ? ORDER BY created_at DESC LIMIT ?`,
+  );
   const groupMessage = prepare("SELECT 1 FROM group_messages WHERE message_id = ?").pluck();
-  const receipts = prepare("SELECT handle, delivered_at, read_at FROM group_receipts WHERE message_id = ? ORDER BY position");
+  const receipts = prepare(
+    "SELECT handle, delivered_at, read_at FROM group_receipts WHERE message_id = ? ORDER BY position",
+  );
   const attachments = prepare("SELECT * FROM attachments WHERE message_id = ? ORDER BY position");
-  const chats = prepare("SELECT id, from_handle, remote_handle, is_group, title, group_id, last_message_at, created_at, updated_at FROM conversations WHERE account_id = ? AND last_message_at < ? ORDER BY last_message_at DESC LIMIT ?");
+  const chats = prepare(
+    "SELECT id, from_handle, remote_handle, is_group, title, group_id, last_message_at, created_at, updated_at FROM conversations WHERE account_id = ? AND last_message_at < ? ORDER BY last_message_at DESC LIMIT ?",
+  );
   const members = prepare("SELECT handle FROM chat_group_members WHERE group_id = ? ORDER BY position").pluck();
   const groupTitle = prepare("SELECT title FROM chat_groups WHERE id = ?").pluck();
   const page = (rows, limit) => ({ data: rows.slice(0, limit), has_more: rows.length > limit });
@@ -25,7 +34,9 @@ export function openReference(path) {
     db,
     /** A page of messages, newest first: `{ account, conversation?, before?, limit }`. */
     messages({ account, conversation, before = Number.MAX_SAFE_INTEGER, limit = 50 }) {
-      const rows = conversation ? byConversation.all(conversation, before, limit + 1) : byAccount.all(account, before, limit + 1);
+      const rows = conversation
+        ? byConversation.all(conversation, before, limit + 1)
+        : byAccount.all(account, before, limit + 1);
       for (const row of rows) {
         if (row.has_attachments) row.attachments = attachments.all(row.id);
         if (row.direction === "outbound" && groupMessage.get(row.id)) row.recipients = receipts.all(row.id);
@@ -50,7 +61,12 @@ export function openReference(path) {
 export function referenceQuery(url) {
   const params = new URL(url, "http://x").searchParams;
   const number = (name) => (params.has(name) ? Number(params.get(name)) : undefined);
-  return { account: params.get("account"), conversation: params.get("conversation_id") ?? undefined, before: number("before"), limit: number("limit") ?? 50 };
+  return {
+    account: params.get("account"),
+    conversation: params.get("conversation_id") ?? undefined,
+    before: number("before"),
+    limit: number("limit") ?? 50,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -11,7 +11,19 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
-import { BIN, DURATION_S, elapsedMs, KEY, median, percentile, ROOT, round, scratch, spawnFirstLine, stop } from "./common.mjs";
+import {
+  BIN,
+  DURATION_S,
+  elapsedMs,
+  KEY,
+  median,
+  percentile,
+  ROOT,
+  round,
+  scratch,
+  spawnFirstLine,
+  stop,
+} from "./common.mjs";
 import { generateStoredDb } from "./stored-db.mjs";
 import { openReference, referenceQuery } from "./stored-reference.mjs";
 
@@ -30,7 +42,9 @@ function get(agent, url, headers = {}) {
     request(url, { agent, headers }, (res) => {
       const chunks = [];
       res.on("data", (chunk) => chunks.push(chunk));
-      res.on("end", () => done({ status: res.statusCode, body: Buffer.concat(chunks).toString("utf8"), ms: elapsedMs(started) }));
+      res.on("end", () =>
+        done({ status: res.statusCode, body: Buffer.concat(chunks).toString("utf8"), ms: elapsedMs(started) }),
+      );
     })
       .on("error", fail)
       .end();
@@ -51,45 +65,85 @@ function buildCases(path) {
   const acme = account("Acme");
   const globex = account("Globex");
   const count = db.prepare("SELECT count(*) FROM messages WHERE account_id = ?").pluck().get(acme);
-  const createdAtRank = db.prepare("SELECT created_at FROM messages WHERE account_id = ? ORDER BY created_at DESC LIMIT 1 OFFSET ?").pluck();
+  const createdAtRank = db
+    .prepare("SELECT created_at FROM messages WHERE account_id = ? ORDER BY created_at DESC LIMIT 1 OFFSET ?")
+    .pluck();
   // Cursors spread over the whole history: the page after the message at each depth.
-  const deep = Array.from({ length: ROTATE }, (_, i) => createdAtRank.get(acme, Math.floor(((i + 0.5) / ROTATE) * (count - 100))));
+  const deep = Array.from({ length: ROTATE }, (_, i) =>
+    createdAtRank.get(acme, Math.floor(((i + 0.5) / ROTATE) * (count - 100))),
+  );
   // Busy threads (a page and more of messages) of both kinds, and cursors in their middle.
   const threads = db
-    .prepare("SELECT conversation_id AS id, count(*) AS n FROM messages WHERE account_id = ? GROUP BY conversation_id HAVING n > 100 ORDER BY random() LIMIT ?")
+    .prepare(
+      "SELECT conversation_id AS id, count(*) AS n FROM messages WHERE account_id = ? GROUP BY conversation_id HAVING n > 100 ORDER BY random() LIMIT ?",
+    )
     .all(acme, ROTATE);
-  const middle = db.prepare("SELECT created_at FROM messages WHERE conversation_id = ? ORDER BY created_at DESC LIMIT 1 OFFSET ?").pluck();
+  const middle = db
+    .prepare("SELECT created_at FROM messages WHERE conversation_id = ? ORDER BY created_at DESC LIMIT 1 OFFSET ?")
+    .pluck();
   const chatCount = db.prepare("SELECT count(*) FROM conversations WHERE account_id = ?").pluck().get(acme);
-  const chatRank = db.prepare("SELECT last_message_at FROM conversations WHERE account_id = ? ORDER BY last_message_at DESC LIMIT 1 OFFSET ?").pluck();
-  const laterChats = Array.from({ length: ROTATE }, (_, i) => chatRank.get(acme, 50 + Math.floor((i / ROTATE) * (chatCount - 100))));
+  const chatRank = db
+    .prepare(
+      "SELECT last_message_at FROM conversations WHERE account_id = ? ORDER BY last_message_at DESC LIMIT 1 OFFSET ?",
+    )
+    .pluck();
+  const laterChats = Array.from({ length: ROTATE }, (_, i) =>
+    chatRank.get(acme, 50 + Math.floor((i / ROTATE) * (chatCount - 100))),
+  );
   for (const thread of threads) thread.middle = middle.get(thread.id, Math.floor(thread.n / 2));
   db.close();
   return {
     info: { acme_messages: count, acme_chats: chatCount, busy_threads: threads.length },
     cases: {
       "messages, first page": [[`/v1/messages?limit=50`, { account: acme }]],
-      "messages, deep pages": deep.map((before) => [`/v1/messages?limit=50&before=${iso(before)}`, { account: acme, before }]),
-      "messages in a conversation, first page": threads.map(({ id }) => [`/v1/messages?limit=50&conversation_id=${id}`, { conversation: id }]),
-      "messages in a conversation, middle pages": threads.map(({ id, middle: before }) => [`/v1/messages?limit=50&conversation_id=${id}&before=${iso(before)}`, { conversation: id, before }]),
+      "messages, deep pages": deep.map((before) => [
+        `/v1/messages?limit=50&before=${iso(before)}`,
+        { account: acme, before },
+      ]),
+      "messages in a conversation, first page": threads.map(({ id }) => [
+        `/v1/messages?limit=50&conversation_id=${id}`,
+        { conversation: id },
+      ]),
+      "messages in a conversation, middle pages": threads.map(({ id, middle: before }) => [
+        `/v1/messages?limit=50&conversation_id=${id}&before=${iso(before)}`,
+        { conversation: id, before },
+      ]),
       "chats, first page": [[`/v1/chats?limit=50`, { account: acme }]],
-      "chats, later pages": laterChats.map((before) => [`/v1/chats?limit=50&before=${iso(before)}`, { account: acme, before }]),
-      "messages of the second account, first page": [[`/v1/messages?limit=50`, { account: globex, key: "sk_test_globex_00000000000000" }]],
+      "chats, later pages": laterChats.map((before) => [
+        `/v1/chats?limit=50&before=${iso(before)}`,
+        { account: acme, before },
+      ]),
+      "messages of the second account, first page": [
+        [`/v1/messages?limit=50`, { account: globex, key: "sk_test_globex_00000000000000" }],
+      ],
     },
   };
 }
 
 const referenceUrl = (base, msgctlPath, query) => {
-  const params = new URLSearchParams(Object.entries(query).filter(([k, v]) => k !== "key" && v !== undefined).map(([k, v]) => [k === "conversation" ? "conversation_id" : k, String(v)]));
+  const params = new URLSearchParams(
+    Object.entries(query)
+      .filter(([k, v]) => k !== "key" && v !== undefined)
+      .map(([k, v]) => [k === "conversation" ? "conversation_id" : k, String(v)]),
+  );
   params.set("limit", "50");
   return `${base}/${msgctlPath.startsWith("/v1/chats") ? "chats" : "messages"}?${params}`;
 };
 
-const summary = (values) => ({ p50: round(percentile(values, 50)), p99: round(percentile(values, 99)), max: round(Math.max(...values)) });
+const summary = (values) => ({
+  p50: round(percentile(values, 50)),
+  p99: round(percentile(values, 99)),
+  max: round(Math.max(...values)),
+});
 
 /** The same pages of the same ids: the reference answers what msgctl answers. */
 function sameIds(msgctlBody, referenceBody, label) {
-  const ids = (body) => JSON.parse(body).data.map((item) => item.id).join(",");
-  if (ids(msgctlBody) !== ids(referenceBody)) throw new Error(`${label}: msgctl and the reference disagree on the page`);
+  const ids = (body) =>
+    JSON.parse(body)
+      .data.map((item) => item.id)
+      .join(",");
+  if (ids(msgctlBody) !== ids(referenceBody))
+    throw new Error(`${label}: msgctl and the reference disagree on the page`);
 }
 
 /** Sequential requests of every case, msgctl and the reference alternating in blocks. */
@@ -110,7 +164,8 @@ async function measureCases(cases, msgctlBase, referenceBase, inProcess) {
       return get(referenceAgent, referenceUrl(referenceBase, path, query));
     };
     // Warm both (and check they answer the same pages).
-    for (let i = 0; i < Math.min(requests.length, ROTATE); i++) sameIds((await msgctlOne(i)).body, (await referenceOne(i)).body, label);
+    for (let i = 0; i < Math.min(requests.length, ROTATE); i++)
+      sameIds((await msgctlOne(i)).body, (await referenceOne(i)).body, label);
     const times = { msgctl: [], reference: [], raw: [] };
     for (let done = 0; done < REQUESTS; done += BLOCK) {
       for (let i = done; i < done + BLOCK; i++) times.reference.push((await referenceOne(i)).ms);
@@ -125,8 +180,17 @@ async function measureCases(cases, msgctlBase, referenceBase, inProcess) {
     }
     const msgctl = summary(times.msgctl);
     const reference = summary(times.reference);
-    results[label] = { msgctl, reference_http: reference, raw_query: summary(times.raw), ratio_p50: round(msgctl.p50 / reference.p50), ratio_p99: round(msgctl.p99 / reference.p99), load: load() };
-    console.error(`  ${label}: msgctl ${msgctl.p50}/${msgctl.p99} ms, reference ${reference.p50}/${reference.p99} ms, raw ${results[label].raw_query.p50}/${results[label].raw_query.p99} ms`);
+    results[label] = {
+      msgctl,
+      reference_http: reference,
+      raw_query: summary(times.raw),
+      ratio_p50: round(msgctl.p50 / reference.p50),
+      ratio_p99: round(msgctl.p99 / reference.p99),
+      load: load(),
+    };
+    console.error(
+      `  ${label}: msgctl ${msgctl.p50}/${msgctl.p99} ms, reference ${reference.p50}/${reference.p99} ms, raw ${results[label].raw_query.p50}/${results[label].raw_query.p99} ms`,
+    );
   }
   msgctlAgent.destroy();
   referenceAgent.destroy();
@@ -137,7 +201,12 @@ async function measureCases(cases, msgctlBase, referenceBase, inProcess) {
 async function concurrent(msgctlBase, referenceBase, account) {
   const run = async (url, headers) => {
     const result = await autocannon({ url, connections: 8, duration: Math.min(DURATION_S, 5), headers });
-    return { rps: round(result.requests.average, 0), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+    return {
+      rps: round(result.requests.average, 0),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      non2xx: result.non2xx,
+    };
   };
   const reference = await run(`${referenceBase}/messages?account=${account}&limit=50`, {});
   const msgctl = await run(`${msgctlBase}/v1/messages?limit=50`, { authorization: `Bearer ${KEY}` });
@@ -145,7 +214,22 @@ async function concurrent(msgctlBase, referenceBase, account) {
 }
 
 /** serve's arguments; BENCH_SERVE_ARGS adds node flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). */
-const serveArgs = (db) => [...(process.env.BENCH_SERVE_ARGS?.split(" ").filter(Boolean) ?? []), BIN, "serve", "--json", "--quiet", "--port", "0", "--otp-port", "0", "--no-state-file", "--clock", "manual", "--db", db];
+const serveArgs = (db) => [
+  ...(process.env.BENCH_SERVE_ARGS?.split(" ").filter(Boolean) ?? []),
+  BIN,
+  "serve",
+  "--json",
+  "--quiet",
+  "--port",
+  "0",
+  "--otp-port",
+  "0",
+  "--no-state-file",
+  "--clock",
+  "manual",
+  "--db",
+  db,
+];
 
 /** Spawn of serve to the first 200 of GET /v1/messages (the first page), median of `runs`. */
 async function startupOn(db, runs = 3) {
@@ -153,7 +237,9 @@ async function startupOn(db, runs = 3) {
   for (let i = 0; i < runs; i++) {
     const { child, line, started } = await spawnFirstLine(serveArgs(db));
     const agent = new Agent({ keepAlive: false });
-    const res = await get(agent, `${JSON.parse(line).base_url}/v1/messages?limit=50`, { authorization: `Bearer ${KEY}` });
+    const res = await get(agent, `${JSON.parse(line).base_url}/v1/messages?limit=50`, {
+      authorization: `Bearer ${KEY}`,
+    });
     if (res.status !== 200) throw new Error(`start-up: ${res.status} ${res.body}`);
     times.push(elapsedMs(started));
     await stop(child);
@@ -179,8 +265,15 @@ export async function stored() {
   await startupOn(empty, 1);
   const startupEmpty = await startupOn(empty);
   const startupMillion = await startupOn(path);
-  result.startup = { million_ms: startupMillion, empty_ms: startupEmpty, ratio: round(startupMillion / startupEmpty), load: load() };
-  console.error(`  start-up to the first page: ${startupMillion} ms on the million, ${startupEmpty} ms on an empty file`);
+  result.startup = {
+    million_ms: startupMillion,
+    empty_ms: startupEmpty,
+    ratio: round(startupMillion / startupEmpty),
+    load: load(),
+  };
+  console.error(
+    `  start-up to the first page: ${startupMillion} ms on the million, ${startupEmpty} ms on an empty file`,
+  );
 
   const { child, line } = await spawnFirstLine(serveArgs(path));
   const msgctlBase = JSON.parse(line).base_url;
@@ -189,10 +282,23 @@ export async function stored() {
   const inProcess = openReference(path);
   try {
     result.sequential = await measureCases(cases, msgctlBase, reference.line, inProcess);
-    result.concurrent_first_page = await concurrent(msgctlBase, reference.line, cases["messages, first page"][0][1].account);
-    result.rss = { msgctl: vmStatus(child.pid), msgctl_at_start_mb: idle.rss_mb, reference_http: vmStatus(reference.child.pid), target_mb: 200 };
-    console.error(`  8 connections, first page: msgctl ${result.concurrent_first_page.msgctl.rps} req/s (p99 ${result.concurrent_first_page.msgctl.p99} ms), reference ${result.concurrent_first_page.reference_http.rps} req/s (p99 ${result.concurrent_first_page.reference_http.p99} ms)`);
-    console.error(`  serve RSS: ${idle.rss_mb} MB at start, ${result.rss.msgctl.rss_mb} MB after the load, peak ${result.rss.msgctl.peak_rss_mb} MB (reference ${result.rss.reference_http.peak_rss_mb} MB)`);
+    result.concurrent_first_page = await concurrent(
+      msgctlBase,
+      reference.line,
+      cases["messages, first page"][0][1].account,
+    );
+    result.rss = {
+      msgctl: vmStatus(child.pid),
+      msgctl_at_start_mb: idle.rss_mb,
+      reference_http: vmStatus(reference.child.pid),
+      target_mb: 200,
+    };
+    console.error(
+      `  8 connections, first page: msgctl ${result.concurrent_first_page.msgctl.rps} req/s (p99 ${result.concurrent_first_page.msgctl.p99} ms), reference ${result.concurrent_first_page.reference_http.rps} req/s (p99 ${result.concurrent_first_page.reference_http.p99} ms)`,
+    );
+    console.error(
+      `  serve RSS: ${idle.rss_mb} MB at start, ${result.rss.msgctl.rss_mb} MB after the load, peak ${result.rss.msgctl.peak_rss_mb} MB (reference ${result.rss.reference_http.peak_rss_mb} MB)`,
+    );
     const worst = Math.max(...Object.values(result.sequential).map((r) => r.msgctl.p99));
     result.worst_p99_ms = worst;
     result.targets_met = { p99_5ms: worst <= 5, rss_200mb: result.rss.msgctl.peak_rss_mb <= 200 };
@@ -209,7 +315,12 @@ export async function stored() {
 /** The sequential figures as the table bench/README.md records. */
 function markdownTable(result) {
   const rows = Object.entries(result.sequential).map(
-    ([label, r]) => `| ${label} | ${r.msgctl.p50} / ${r.msgctl.p99} | ${r.reference_http.p50} / ${r.reference_http.p99} | ${r.raw_query.p50} / ${r.raw_query.p99} | ×${r.ratio_p50} / ×${r.ratio_p99} |`,
+    ([label, r]) =>
+      `| ${label} | ${r.msgctl.p50} / ${r.msgctl.p99} | ${r.reference_http.p50} / ${r.reference_http.p99} | ${r.raw_query.p50} / ${r.raw_query.p99} | ×${r.ratio_p50} / ×${r.ratio_p99} |`,
   );
-  return ["| query (page of 50) | msgctl p50 / p99 ms | bare node:http + SQLite p50 / p99 ms | raw SQLite in-process p50 / p99 ms | ratio to node:http p50 / p99 |", "|---|---|---|---|---|", ...rows].join("\n");
+  return [
+    "| query (page of 50) | msgctl p50 / p99 ms | bare node:http + SQLite p50 / p99 ms | raw SQLite in-process p50 / p99 ms | ratio to node:http p50 / p99 |",
+    "|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
 }

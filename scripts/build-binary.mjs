@@ -5,7 +5,17 @@
 //
 //   npm run build:binary            → dist/bin/msgctl
 import { execFileSync } from "node:child_process";
-import { copyFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire, Module } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
@@ -34,7 +44,8 @@ function dependencyClosure(names) {
     if (!existsSync(join(dir, "package.json"))) return;
     found.set(name, dir);
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-    for (const dep of [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]) visit(dep);
+    for (const dep of [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})])
+      visit(dep);
   };
   names.forEach(visit);
   return found;
@@ -53,7 +64,11 @@ function filesUnder(dir, base) {
 function packCarried() {
   const files = [...dependencyClosure(CARRIED).values()].flatMap((dir) => filesUnder(dir, ROOT));
   const contents = files.map((file) => readFileSync(file.full));
-  const index = Buffer.from(JSON.stringify(files.map((file, i) => ({ path: file.path, size: contents[i].length, mode: statSync(file.full).mode & 0o777 }))));
+  const index = Buffer.from(
+    JSON.stringify(
+      files.map((file, i) => ({ path: file.path, size: contents[i].length, mode: statSync(file.full).mode & 0o777 })),
+    ),
+  );
   const length = Buffer.alloc(4);
   length.writeUInt32BE(index.length);
   const out = join(WORK, "packages.bin");
@@ -65,7 +80,10 @@ function packCarried() {
 const carriedPackages = {
   name: "carried-packages",
   setup(build) {
-    build.onResolve({ filter: new RegExp(`^(${CARRIED.join("|")})$`) }, (args) => ({ path: args.path, namespace: "carried" }));
+    build.onResolve({ filter: new RegExp(`^(${CARRIED.join("|")})$`) }, (args) => ({
+      path: args.path,
+      namespace: "carried",
+    }));
     build.onLoad({ filter: /.*/, namespace: "carried" }, (args) => ({
       contents: `module.exports = require(${JSON.stringify(join(ROOT, "src/runtime/single-binary.ts"))}).requireCarried(${JSON.stringify(args.path)});`,
       resolveDir: ROOT,
@@ -121,7 +139,10 @@ writeFileSync(join(WORK, "app.js"), Module.wrap(readFileSync(join(WORK, "msgctl.
 const inspectorFiles = await buildInspector();
 const assets = {
   "app.js": join(WORK, "app.js"),
-  "better_sqlite3.node": join(dirname(require.resolve("better-sqlite3/package.json")), "build/Release/better_sqlite3.node"),
+  "better_sqlite3.node": join(
+    dirname(require.resolve("better-sqlite3/package.json")),
+    "build/Release/better_sqlite3.node",
+  ),
   "better-sqlite3.cjs": join(WORK, "better-sqlite3.cjs"),
   "default.json": join(ROOT, "fixtures/default.json"),
   "packages.bin": packCarried(),
@@ -131,7 +152,16 @@ trainCodeCache(assets["app.js"], join(WORK, "app.cache"), assets);
 assets["app.cache"] = join(WORK, "app.cache");
 writeFileSync(
   join(WORK, "sea-config.json"),
-  JSON.stringify({ main: join(ROOT, "scripts/sea-loader.cjs"), output: join(WORK, "sea-prep.blob"), disableExperimentalSEAWarning: true, assets }, null, 2),
+  JSON.stringify(
+    {
+      main: join(ROOT, "scripts/sea-loader.cjs"),
+      output: join(WORK, "sea-prep.blob"),
+      disableExperimentalSEAWarning: true,
+      assets,
+    },
+    null,
+    2,
+  ),
 );
 execFileSync(process.execPath, ["--experimental-sea-config", join(WORK, "sea-config.json")], { stdio: "inherit" });
 
@@ -148,7 +178,14 @@ try {
 }
 execFileSync(
   process.execPath,
-  [require.resolve("postject/dist/cli.js"), target, "NODE_SEA_BLOB", join(WORK, "sea-prep.blob"), "--sentinel-fuse", "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2"],
+  [
+    require.resolve("postject/dist/cli.js"),
+    target,
+    "NODE_SEA_BLOB",
+    join(WORK, "sea-prep.blob"),
+    "--sentinel-fuse",
+    "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2",
+  ],
   { stdio: ["ignore", "ignore", "inherit"] },
 );
 console.log(`${target} (${(statSync(target).size / 1024 / 1024).toFixed(0)} MB)`);

@@ -31,11 +31,15 @@ export async function buildInspector() {
   const outputs = Object.keys(result.metafile.outputs).map((path) => basename(path));
   const script = outputs.find((name) => name.endsWith(".js"));
   const style = outputs.find((name) => name.endsWith(".css"));
-  if (!script || !style) throw new Error(`the inspector build made ${outputs.join(", ")}: expected one .js and one .css`);
-  const html = readFileSync(join(SOURCE, "index.html"), "utf8").replaceAll("%SCRIPT%", script).replaceAll("%STYLE%", style);
+  if (!script || !style)
+    throw new Error(`the inspector build made ${outputs.join(", ")}: expected one .js and one .css`);
+  const html = readFileSync(join(SOURCE, "index.html"), "utf8")
+    .replaceAll("%SCRIPT%", script)
+    .replaceAll("%STYLE%", style);
   writeFileSync(join(OUT, "index.html"), html);
   return ["index.html", script, style];
 }
 
 // Run directly: `node scripts/build-inspector.mjs`.
-if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) console.log((await buildInspector()).join("\n"));
+if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename)
+  console.log((await buildInspector()).join("\n"));

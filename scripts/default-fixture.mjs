@@ -18,13 +18,19 @@ export const NODE_ESM_BUNDLE = {
   // Native addons cannot be bundled.
   external: ["better-sqlite3", "sharp"],
   // Some dependencies are CommonJS and call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __msgctlCreateRequire } from 'node:module'; const require = __msgctlCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __msgctlCreateRequire } from 'node:module'; const require = __msgctlCreateRequire(import.meta.url);",
+  },
 };
 
 /** fixtures/default.json parsed by the same code that parses every fixture; throws if it is invalid. */
 export async function parsedDefaultFixture() {
   const bundled = await build({
-    stdin: { contents: 'export { parseFixtureText } from "./src/domain/sandbox/index.ts";', resolveDir: ROOT, loader: "ts" },
+    stdin: {
+      contents: 'export { parseFixtureText } from "./src/domain/sandbox/index.ts";',
+      resolveDir: ROOT,
+      loader: "ts",
+    },
     ...NODE_ESM_BUNDLE,
     write: false,
     logLevel: "warning",

@@ -22,7 +22,9 @@ try {
 }
 const script = new Script(source, { filename: process.execPath, cachedData });
 if (process.env.MSGCTL_CODE_CACHE === "report") {
-  process.stderr.write(`code cache: ${cachedData === undefined ? "absent" : script.cachedDataRejected ? "rejected" : "accepted"}\n`);
+  process.stderr.write(
+    `code cache: ${cachedData === undefined ? "absent" : script.cachedDataRejected ? "rejected" : "accepted"}\n`,
+  );
 }
 const module_ = { exports: {} };
 // The bundle is CommonJS wrapped like a module; `require` is the binary's own (built-in modules only).

@@ -1,5 +1,10 @@
 /** msgctl as a library: start a sandbox in-process, talk to it, verify webhooks. */
-export { startSandbox, type EventMatch, type StartSandboxOptions, type StartedSandbox } from "./runtime/start-sandbox.js";
+export {
+  startSandbox,
+  type EventMatch,
+  type StartSandboxOptions,
+  type StartedSandbox,
+} from "./runtime/start-sandbox.js";
 export { createClient, type MsgctlClient } from "./client/client.js";
 export type { NewAccount } from "./client/accounts.js";
 export { createAccount, type IsolatedAccount } from "./client/isolated-account.js";

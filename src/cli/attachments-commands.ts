@@ -7,7 +7,9 @@ import type { action as Action } from "./program.js";
  */
 export function addAttachmentCommands(program: Command, action: typeof Action): void {
   const commands = () => import("./commands/attachments.js");
-  const attachments = program.command("attachments").description("upload files, presign uploads, read and download attachments");
+  const attachments = program
+    .command("attachments")
+    .description("upload files, presign uploads, read and download attachments");
   attachments
     .command("upload <files...>")
     .description("upload up to 10 files (POST /v1/attachments); prints the attachments")

@@ -37,7 +37,11 @@ export function addChatCommands(program: Command, action: typeof Action): void {
     chats
       .command(`${what} <id> <handle>`)
       .description(`${what} a member ${what === "add" ? "to" : "from"} an iMessage group`)
-      .action(action(async (flags, out, id: string, handle: string) => (await commands()).chatsMember(what, id, handle, flags, out)));
+      .action(
+        action(async (flags, out, id: string, handle: string) =>
+          (await commands()).chatsMember(what, id, handle, flags, out),
+        ),
+      );
   }
   chats
     .command("read <id>")
@@ -62,8 +66,14 @@ export function addGroupSimulateCommands(simulate: Command, action: typeof Actio
   for (const what of ["add", "remove"] as const) {
     simulate
       .command(`${what} <id> <handle>`)
-      .description(`a member ${what === "add" ? "adds someone to" : "removes someone from"} a group (iMessage or WhatsApp)`)
+      .description(
+        `a member ${what === "add" ? "adds someone to" : "removes someone from"} a group (iMessage or WhatsApp)`,
+      )
       .requiredOption("--from <handle>", "the member who does it")
-      .action(action(async (flags, out, id: string, handle: string) => (await commands()).simulateMember(what, id, handle, flags as never, out)));
+      .action(
+        action(async (flags, out, id: string, handle: string) =>
+          (await commands()).simulateMember(what, id, handle, flags as never, out),
+        ),
+      );
   }
 }

@@ -29,7 +29,8 @@ export interface Connection {
 }
 
 /** The state directory the flags (or MSGCTL_STATE_DIR, which commander reads into them) name. */
-export const stateDirOf = (flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env) => flags.stateDir ?? env.MSGCTL_STATE_DIR ?? ".msgctl";
+export const stateDirOf = (flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env) =>
+  flags.stateDir ?? env.MSGCTL_STATE_DIR ?? ".msgctl";
 
 /**
  * A host URL as given, or a usage error naming where it came from: `new URL` deep in the client
@@ -59,7 +60,9 @@ export function findSandbox(flags: ConnectionFlags, env: NodeJS.ProcessEnv = pro
   const state = readStateFile(stateDir);
   const accountName = flags.account ?? env.MSGCTL_ACCOUNT;
   if (flags.account !== undefined && !state) {
-    throw new UsageError(`--account ${flags.account} picks an account of a running sandbox's ${stateFilePath(stateDir)}, and there is none: pass --api-key and --otp-api-key instead`);
+    throw new UsageError(
+      `--account ${flags.account} picks an account of a running sandbox's ${stateFilePath(stateDir)}, and there is none: pass --api-key and --otp-api-key instead`,
+    );
   }
   const account = accountName ? state?.accounts.find((a) => a.name === accountName) : state?.accounts[0];
   const picked = flags.account !== undefined;
@@ -77,12 +80,24 @@ export function findSandbox(flags: ConnectionFlags, env: NodeJS.ProcessEnv = pro
   const otpUrl = given(flags.otpUrl, env.MSGCTL_OTP_URL);
   const fromState = `${stateFilePath(stateDir)}'s`;
   return {
-    baseUrl: baseUrl !== undefined ? checkedUrl(baseUrl, "--base-url (or MSGCTL_BASE_URL)") : checkedUrl(state?.base_url, `${fromState} base_url`),
-    otpUrl: otpUrl !== undefined ? checkedUrl(otpUrl, "--otp-url (or MSGCTL_OTP_URL)") : checkedUrl(state?.otp_url, `${fromState} otp_url`),
+    baseUrl:
+      baseUrl !== undefined
+        ? checkedUrl(baseUrl, "--base-url (or MSGCTL_BASE_URL)")
+        : checkedUrl(state?.base_url, `${fromState} base_url`),
+    otpUrl:
+      otpUrl !== undefined
+        ? checkedUrl(otpUrl, "--otp-url (or MSGCTL_OTP_URL)")
+        : checkedUrl(state?.otp_url, `${fromState} otp_url`),
     // `--account` on the command line names keys as a flag does: it outranks MSGCTL_*_KEY
     // (exported by `msgctl env` for the first account, say), which would silently win otherwise.
-    apiKey: flags.apiKey ?? (picked ? account?.api_key : undefined) ?? env.MSGCTL_API_KEY ?? account?.api_key ?? undefined,
-    otpApiKey: flags.otpApiKey ?? (picked ? account?.otp_api_key : undefined) ?? env.MSGCTL_OTP_API_KEY ?? account?.otp_api_key ?? undefined,
+    apiKey:
+      flags.apiKey ?? (picked ? account?.api_key : undefined) ?? env.MSGCTL_API_KEY ?? account?.api_key ?? undefined,
+    otpApiKey:
+      flags.otpApiKey ??
+      (picked ? account?.otp_api_key : undefined) ??
+      env.MSGCTL_OTP_API_KEY ??
+      account?.otp_api_key ??
+      undefined,
     account: account?.name,
   };
 }
@@ -91,15 +106,31 @@ export function findSandbox(flags: ConnectionFlags, env: NodeJS.ProcessEnv = pro
  * The connection of a command that talks to `host` (default: the messaging host), whose URL must
  * be known. OTP commands need only the OTP host's: they never call the messaging host.
  */
-export function resolveConnection(flags: ConnectionFlags, env?: NodeJS.ProcessEnv, host?: "messaging"): Connection & { baseUrl: string };
-export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv | undefined, host: HostName): Connection;
-export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env, host: HostName = "messaging"): Connection {
+export function resolveConnection(
+  flags: ConnectionFlags,
+  env?: NodeJS.ProcessEnv,
+  host?: "messaging",
+): Connection & { baseUrl: string };
+export function resolveConnection(
+  flags: ConnectionFlags,
+  env: NodeJS.ProcessEnv | undefined,
+  host: HostName,
+): Connection;
+export function resolveConnection(
+  flags: ConnectionFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  host: HostName = "messaging",
+): Connection {
   const connection = findSandbox(flags, env);
   if (host === "messaging" && !connection.baseUrl) {
-    throw new NoSandboxError("No sandbox found: start one with `msgctl serve`, or pass --base-url (or set MSGCTL_BASE_URL)");
+    throw new NoSandboxError(
+      "No sandbox found: start one with `msgctl serve`, or pass --base-url (or set MSGCTL_BASE_URL)",
+    );
   }
   if (host === "otp" && !connection.otpUrl) {
-    throw new NoSandboxError("No sandbox's OTP host found: start one with `msgctl serve`, or pass --otp-url (or set MSGCTL_OTP_URL)");
+    throw new NoSandboxError(
+      "No sandbox's OTP host found: start one with `msgctl serve`, or pass --otp-url (or set MSGCTL_OTP_URL)",
+    );
   }
   return connection;
 }
@@ -113,7 +144,9 @@ export function connect(flags: ConnectionFlags, host: HostName = "messaging"): M
     const why = connection.account
       ? `: ${connection.account}'s keys were shown once, when the sandbox first seeded it (it keeps only their hashes, and this start did not generate them)`
       : "";
-    throw new UsageError(`No ${host === "otp" ? "OTP" : "messaging"} API key known${why}. Pass ${flag} (or set ${variable})`);
+    throw new UsageError(
+      `No ${host === "otp" ? "OTP" : "messaging"} API key known${why}. Pass ${flag} (or set ${variable})`,
+    );
   }
   // Without a messaging URL the client refuses any call to that host ("No messaging URL configured").
   return createClient({ ...connection, baseUrl: connection.baseUrl ?? "" });

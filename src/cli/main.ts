@@ -22,7 +22,9 @@ export function reportError(error: unknown, stderr: (text: string) => void = (t)
   // Ctrl-C in a prompt (init, otp walkthrough): @inquirer/prompts rejects; the person chose to leave.
   if ((error as Error)?.name === "ExitPromptError") return SIGNAL_EXIT.SIGINT;
   if (error instanceof ApiError) {
-    stderr(`${c.red("error")} ${c.bold(error.code)}: ${error.message}${error.requestId ? c.dim(` (request id ${error.requestId})`) : ""}\n`);
+    stderr(
+      `${c.red("error")} ${c.bold(error.code)}: ${error.message}${error.requestId ? c.dim(` (request id ${error.requestId})`) : ""}\n`,
+    );
     return EXIT.apiError;
   }
   if (error instanceof UsageError || isAppError(error)) {
@@ -30,11 +32,16 @@ export function reportError(error: unknown, stderr: (text: string) => void = (t)
     return EXIT.usage;
   }
   // An absent or unreachable sandbox is 1 like any failed API call: a script's `|| retry` covers both.
-  if (error instanceof ConnectionError || ["NoSandboxError", "WaitTimeout", "SignatureMismatch", "TriggerFailed"].includes((error as Error)?.name)) {
+  if (
+    error instanceof ConnectionError ||
+    ["NoSandboxError", "WaitTimeout", "SignatureMismatch", "TriggerFailed"].includes((error as Error)?.name)
+  ) {
     stderr(`${c.red("error")} ${(error as Error).message}\n`);
     return EXIT.apiError;
   }
-  stderr(`${c.red("msgctl crashed")} — this is a bug, please report it with the trace below.\n${(error as Error)?.stack ?? String(error)}\n`);
+  stderr(
+    `${c.red("msgctl crashed")} — this is a bug, please report it with the trace below.\n${(error as Error)?.stack ?? String(error)}\n`,
+  );
   return EXIT.apiError;
 }
 

@@ -5,7 +5,8 @@ import { refuseFlagWithItsNegation } from "./opposite-flags.js";
 import type { action as Action } from "./program.js";
 
 const seconds = (value: string) => {
-  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new InvalidArgumentError("must be a number of seconds above 0");
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0)
+    throw new InvalidArgumentError("must be a number of seconds above 0");
   return Number(value);
 };
 
@@ -29,13 +30,28 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .option("--conversation <id>", "send into an existing thread instead of --to/--from")
     .option("--text <text>", "message text")
     .option("--attach <files...>", "upload these files, then send them (repeatable; up to 10)")
-    .addOption(new Option("--channel <channel>", "force WhatsApp (iMessage or SMS is chosen per recipient)").choices(["whatsapp"]))
+    .addOption(
+      new Option("--channel <channel>", "force WhatsApp (iMessage or SMS is chosen per recipient)").choices([
+        "whatsapp",
+      ]),
+    )
     .option("--effect <id>", "iMessage bubble or screen effect")
     .option("--reply-to <id>", "reply in a thread to one of your messages")
     .option("--voice-memo", "audio attachments render as voice notes")
-    .addOption(new Option("--media-quality <quality>", "fit: transcode to the cap; original: never").choices(["fit", "original"]))
+    .addOption(
+      new Option("--media-quality <quality>", "fit: transcode to the cap; original: never").choices([
+        "fit",
+        "original",
+      ]),
+    )
     .option("--idempotency-key <key>", "repeat-safe send: the same key returns the same message")
-    .addOption(new Option("--wait <status>", "block until the message is at this status or past it").choices(["sent", "delivered", "read"]))
+    .addOption(
+      new Option("--wait <status>", "block until the message is at this status or past it").choices([
+        "sent",
+        "delivered",
+        "read",
+      ]),
+    )
     .option("--timeout <duration>", "real time to wait with --wait", "10s")
     .action(action(async (flags, out) => (await messages()).send(flags, out)));
 
@@ -78,7 +94,9 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .action(action(async (flags, out, handle: string) => (await messages()).availability(handle, flags, out)));
 
   // --- The simulated world ---
-  const people = program.command("contacts").description("the phones on the other side and what decides routing to them");
+  const people = program
+    .command("contacts")
+    .description("the phones on the other side and what decides routing to them");
   people
     .command("list")
     .description("contacts on record, then the magic numbers")
@@ -88,7 +106,12 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .description("set part of a contact's profile")
     .option("--imessage", "registered with iMessage")
     .option("--no-imessage", "not on iMessage (sends go by SMS)")
-    .addOption(new Option("--platform <platform>", "ios or android (android turns iMessage off unless --imessage)").choices(["ios", "android"]))
+    .addOption(
+      new Option("--platform <platform>", "ios or android (android turns iMessage off unless --imessage)").choices([
+        "ios",
+        "android",
+      ]),
+    )
     .option("--whatsapp", "on WhatsApp")
     .option("--no-whatsapp", "not on WhatsApp")
     .addOption(new Option("--reachable", "the phone acknowledges delivery").conflicts("unreachable"))
@@ -98,17 +121,26 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .action(action(async (flags, out, handle: string) => (await contacts()).contactsSet(handle, flags, out)));
   refuseFlagWithItsNegation(set, ["--imessage", "--whatsapp", "--read-receipts"]);
 
-  const sim = program.command("simulate").description("play the contacts' side and the network: inbound messages, receipts, faults");
+  const sim = program
+    .command("simulate")
+    .description("play the contacts' side and the network: inbound messages, receipts, faults");
   sim
     .command("inbound")
-    .description("a contact sends a message (text and/or files), one-to-one or into a group; prints the inbound message")
+    .description(
+      "a contact sends a message (text and/or files), one-to-one or into a group; prints the inbound message",
+    )
     .requiredOption("--from <handle>", "the contact")
     .option("--to <number>", "one of the account's numbers (optional with --group)")
     .option("--text <text>", "message text")
     .option("--attach <files...>", "files the contact sends (uploaded first; up to 10)")
     .option("--voice-memo", "the audio attachments are voice notes")
     .option("--duration <seconds>", "WhatsApp audio/video: the length to report (default: read from the file)", seconds)
-    .addOption(new Option("--channel <channel>", "default: iMessage if both sides have it, else SMS (WhatsApp on WhatsApp-only numbers)").choices(["imessage", "sms", "whatsapp"]))
+    .addOption(
+      new Option(
+        "--channel <channel>",
+        "default: iMessage if both sides have it, else SMS (WhatsApp on WhatsApp-only numbers)",
+      ).choices(["imessage", "sms", "whatsapp"]),
+    )
     .option("--members <handles>", "a new group: every other participant, H,H… (your numbers among them get it too)")
     .option("--group <id>", "an existing group: one of its conversations' id")
     .action(action(async (flags, out) => (await simulate()).simulateInbound(flags as never, out)));
@@ -146,12 +178,16 @@ export function addMessageCommands(program: Command, action: typeof Action): voi
     .action(action(async (flags, out, id: string) => (await simulate()).simulateEdit(id, flags as never, out)));
   sim
     .command("fault <number> [fault]")
-    .description("switch a fault of one of your numbers: offline, online, transient, rate-limited, relink-required (none: show them)")
+    .description(
+      "switch a fault of one of your numbers: offline, online, transient, rate-limited, relink-required (none: show them)",
+    )
     .option("--count <k>", "transient: how many attempts fail (0 clears)", wholeNumber)
     .option("--off", "switch the fault off")
     .action(
       action(async (flags, out, number: string, fault?: string) =>
-        fault === undefined ? (await simulate()).showFaults(number, flags, out) : (await simulate()).simulateFault(number, fault, flags, out),
+        fault === undefined
+          ? (await simulate()).showFaults(number, flags, out)
+          : (await simulate()).simulateFault(number, fault, flags, out),
       ),
     );
 }

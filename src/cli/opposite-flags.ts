@@ -17,7 +17,11 @@ export function refuseFlagWithItsNegation(command: Command, flags: readonly stri
     for (const flag of flags) {
       const [first, ...rest] = seen.filter((form) => form === flag || form === negationOf(flag));
       const opposite = rest.find((form) => form !== first);
-      if (first && opposite) command.error(`error: option '${first}' cannot be used with option '${opposite}'`, { exitCode: 2, code: "commander.conflictingOption" });
+      if (first && opposite)
+        command.error(`error: option '${first}' cannot be used with option '${opposite}'`, {
+          exitCode: 2,
+          code: "commander.conflictingOption",
+        });
     }
   });
 }

@@ -10,7 +10,9 @@ const STATUSES = ["pending", "verified", "consumed", "expired"];
  */
 export function addOtpCommands(program: Command, action: typeof Action): void {
   const commands = () => import("./commands/otp.js");
-  const otp = program.command("otp").description("phone verification on the OTP host: challenges, the user's texts, a walkthrough");
+  const otp = program
+    .command("otp")
+    .description("phone verification on the OTP host: challenges, the user's texts, a walkthrough");
 
   otp
     .command("create")
@@ -27,13 +29,23 @@ export function addOtpCommands(program: Command, action: typeof Action): void {
     .action(action(async (flags, out, id: string) => (await commands()).otpConsume(id, flags, out)));
   otp
     .command("text <id>")
-    .description("the user texts the OTP number: by default the right code from the challenge's phone; prints the reply")
+    .description(
+      "the user texts the OTP number: by default the right code from the challenge's phone; prints the reply",
+    )
     .option("--code <code>", "text this code instead of the right one")
     .option("--wrong", "text a six-digit code that is not the challenge's")
-    .option("--text <text>", "text these exact words (e.g. \"my code is 123456\", which is ignored)")
+    .option("--text <text>", 'text these exact words (e.g. "my code is 123456", which is ignored)')
     .option("--from <phone>", "text from another phone than the challenge's")
-    .addOption(new Option("--channel <channel>", "default: iMessage if the phone is on it, else SMS; whatsapp texts the WhatsApp OTP number").choices(CHANNELS))
-    .option("--members <phones>", "send it in a group chat with these other members (comma-separated; group texts are ignored)")
+    .addOption(
+      new Option(
+        "--channel <channel>",
+        "default: iMessage if the phone is on it, else SMS; whatsapp texts the WhatsApp OTP number",
+      ).choices(CHANNELS),
+    )
+    .option(
+      "--members <phones>",
+      "send it in a group chat with these other members (comma-separated; group texts are ignored)",
+    )
     .action(action(async (flags, out, id: string) => (await commands()).otpText(id, flags as never, out)));
   otp
     .command("thread <phone>")
@@ -56,7 +68,9 @@ export function addOtpFaultCommand(simulate: Command, action: typeof Action): vo
     .command("otp-fault <fault>")
     .description("unavailable: the OTP host's /v1 answers 503 unavailable until --off (/healthz stays up)")
     .option("--off", "end the outage")
-    .action(action(async (flags, out, fault: string) => (await import("./commands/otp.js")).otpFault(fault, flags, out)));
+    .action(
+      action(async (flags, out, fault: string) => (await import("./commands/otp.js")).otpFault(fault, flags, out)),
+    );
 }
 
 /** `msgctl wait otp ID --status S [--timeout 10s]`, added to the `wait` group. */

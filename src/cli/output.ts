@@ -65,13 +65,20 @@ export function createOutput(options: {
 }
 
 /** Formats rows as an aligned text table with a dimmed header. */
-export function table(color: ChalkInstance, headers: string[], rows: (string | number | null | undefined)[][]): string[] {
+export function table(
+  color: ChalkInstance,
+  headers: string[],
+  rows: (string | number | null | undefined)[][],
+): string[] {
   const cells = rows.map((row) => row.map((cell) => (cell == null ? "" : String(cell))));
   // Widths ignore ANSI escapes so coloured cells still line up.
   const visible = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, "").length;
   const widths = headers.map((header, i) => Math.max(header.length, ...cells.map((row) => visible(row[i] ?? ""))));
   const format = (row: string[]) =>
-    row.map((cell, i) => (i === row.length - 1 ? cell : cell + " ".repeat((widths[i] ?? 0) - visible(cell)))).join("  ").trimEnd();
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell + " ".repeat((widths[i] ?? 0) - visible(cell))))
+      .join("  ")
+      .trimEnd();
   if (cells.length === 0) return [color.dim("(none)")];
   return [color.dim(format(headers)), ...cells.map(format)];
 }
@@ -80,7 +87,12 @@ export function table(color: ChalkInstance, headers: string[], rows: (string | n
 export function details(color: ChalkInstance, entries: [string, unknown][]): string[] {
   const width = Math.max(...entries.map(([key]) => key.length));
   return entries.map(([key, value]) => {
-    const text = value === null || value === undefined ? color.dim("—") : typeof value === "object" ? JSON.stringify(value) : String(value);
+    const text =
+      value === null || value === undefined
+        ? color.dim("—")
+        : typeof value === "object"
+          ? JSON.stringify(value)
+          : String(value);
     return `${color.dim(key.padEnd(width))}  ${text}`;
   });
 }

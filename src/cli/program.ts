@@ -15,7 +15,9 @@ export type GlobalFlags = ConnectionFlags & { json?: boolean };
  * Wraps a command: gathers global and local flags, makes the output, and calls `fn`. The
  * command modules are imported lazily so `msgctl --help` and `serve` start fast.
  */
-export function action<A extends unknown[]>(fn: (flags: GlobalFlags & Record<string, any>, out: Output, ...args: A) => Promise<unknown>) {
+export function action<A extends unknown[]>(
+  fn: (flags: GlobalFlags & Record<string, any>, out: Output, ...args: A) => Promise<unknown>,
+) {
   return async (...received: unknown[]) => {
     const command = received.at(-1) as Command;
     const flags = command.optsWithGlobals() as GlobalFlags & Record<string, any>;
@@ -23,7 +25,6 @@ export function action<A extends unknown[]>(fn: (flags: GlobalFlags & Record<str
     await fn(flags, processOutput(flags.json === true), ...positional);
   };
 }
-
 
 /** Appends values of a repeatable option. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -42,7 +43,11 @@ export function createProgram(version: string): Command {
     .addOption(new Option("--api-key <key>", "messaging API key (sk_test_…)").env("MSGCTL_API_KEY"))
     .addOption(new Option("--otp-api-key <key>", "OTP API key (otp_live_…)").env("MSGCTL_OTP_API_KEY"))
     .option("--account <name>", "account of the running sandbox to act as (default: the first)")
-    .addOption(new Option("--state-dir <dir>", "where `serve` writes sandbox.json and other commands find it").env("MSGCTL_STATE_DIR").default(".msgctl"))
+    .addOption(
+      new Option("--state-dir <dir>", "where `serve` writes sandbox.json and other commands find it")
+        .env("MSGCTL_STATE_DIR")
+        .default(".msgctl"),
+    )
     .option("--json", "print results as JSON for scripts")
     .addHelpText(
       "after",
@@ -66,7 +71,10 @@ export function createProgram(version: string): Command {
     .action(
       action(async (flags, out) => {
         const { serve } = await import("./commands/serve.js");
-        await serve({ ...flags, stateDir: flags.stateDir ?? ".msgctl", stateFile: flags.stateFile !== false } as never, out);
+        await serve(
+          { ...flags, stateDir: flags.stateDir ?? ".msgctl", stateFile: flags.stateFile !== false } as never,
+          out,
+        );
       }),
     );
 
@@ -135,7 +143,9 @@ export function createProgram(version: string): Command {
       }),
     );
 
-  const accounts = program.command("accounts").description("accounts on demand, for parallel test workers sharing one sandbox");
+  const accounts = program
+    .command("accounts")
+    .description("accounts on demand, for parallel test workers sharing one sandbox");
   accounts
     .command("create")
     .description("make a fresh account with its own keys and pool numbers (keys shown once)")

@@ -69,7 +69,10 @@ const LOCK_RETRY_MS = 10;
  * (test workers sharing one sandbox) do not overwrite each other's additions. `change` returns
  * the new contents, or undefined to leave the file as it is. Returns what was written.
  */
-export async function updateStateFile(stateDir: string, change: (state: StateFile) => StateFile | undefined): Promise<StateFile | undefined> {
+export async function updateStateFile(
+  stateDir: string,
+  change: (state: StateFile) => StateFile | undefined,
+): Promise<StateFile | undefined> {
   const lock = `${stateFilePath(stateDir)}.lock`;
   for (;;) {
     try {

@@ -2,13 +2,14 @@ import type { Command } from "commander";
 import { wholeNumber } from "./flag-parsers.js";
 import type { action as Action } from "./program.js";
 
-
 /**
  * `msgctl webhooks …` (SANDBOX.md section 6): maps flags to options and lazily imports the
  * command functions, like the rest of program.ts (whose `action` wrapper is passed in).
  */
 export function addWebhookCommands(program: Command, action: typeof Action): void {
-  const webhooks = program.command("webhooks").description("webhook endpoints, deliveries, live events and signature checks");
+  const webhooks = program
+    .command("webhooks")
+    .description("webhook endpoints, deliveries, live events and signature checks");
   const commands = () => import("./commands/webhooks.js");
 
   webhooks

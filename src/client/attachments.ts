@@ -8,7 +8,10 @@ export type { UploadProgress, UploadSource };
 export function attachmentsClient(http: HttpClient) {
   return {
     /** POST /v1/attachments: up to 10 files, streamed; `onProgress` hears of every chunk sent. */
-    async upload(files: UploadSource[], options: { onProgress?: UploadProgress; signal?: AbortSignal } = {}): Promise<AttachmentResource[]> {
+    async upload(
+      files: UploadSource[],
+      options: { onProgress?: UploadProgress; signal?: AbortSignal } = {},
+    ): Promise<AttachmentResource[]> {
       const { body, contentType } = multipartBody(files, options.onProgress);
       const response = await http.request<AttachmentResource[]>("messaging", "POST", "/v1/attachments", {
         body,
@@ -18,16 +21,35 @@ export function attachmentsClient(http: HttpClient) {
       return response.data;
     },
     /** POST /v1/attachments/presign: an upload URL to PUT the bytes to, without the key. */
-    presign: async (input: PresignInput) => (await http.request<PresignResult>("messaging", "POST", "/v1/attachments/presign", { body: input })).data,
+    presign: async (input: PresignInput) =>
+      (await http.request<PresignResult>("messaging", "POST", "/v1/attachments/presign", { body: input })).data,
     /** PUTs bytes to a presigned URL with its headers (no key); answers the uploaded attachment. */
-    async put(presigned: Pick<PresignResult, "upload_url" | "headers">, data: Blob | Uint8Array): Promise<AttachmentResource> {
-      const response = await http.ensureOk(await http.fetchUrl(presigned.upload_url, { method: "PUT", headers: presigned.headers, body: data as BodyInit }));
+    async put(
+      presigned: Pick<PresignResult, "upload_url" | "headers">,
+      data: Blob | Uint8Array,
+    ): Promise<AttachmentResource> {
+      const response = await http.ensureOk(
+        await http.fetchUrl(presigned.upload_url, {
+          method: "PUT",
+          headers: presigned.headers,
+          body: data as BodyInit,
+        }),
+      );
       return ((await response.json()) as { data: AttachmentResource }).data;
     },
     /** GET /v1/attachments/:id, with a fresh signed url. */
-    get: async (id: string) => (await http.request<AttachmentResource>("messaging", "GET", `/v1/attachments/${encodeURIComponent(id)}`)).data,
+    get: async (id: string) =>
+      (await http.request<AttachmentResource>("messaging", "GET", `/v1/attachments/${encodeURIComponent(id)}`)).data,
     /** Fetches an attachment's bytes through its signed url (no key); ApiError when refused. */
-    download: async (attachment: Pick<AttachmentResource, "url">, options: { signal?: AbortSignal; range?: string } = {}) =>
-      http.ensureOk(await http.fetchUrl(attachment.url, { headers: options.range ? { range: options.range } : {}, signal: options.signal })),
+    download: async (
+      attachment: Pick<AttachmentResource, "url">,
+      options: { signal?: AbortSignal; range?: string } = {},
+    ) =>
+      http.ensureOk(
+        await http.fetchUrl(attachment.url, {
+          headers: options.range ? { range: options.range } : {},
+          signal: options.signal,
+        }),
+      ),
   };
 }

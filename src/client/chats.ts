@@ -5,7 +5,8 @@ const at = (id: string) => `/v1/chats/${encodeURIComponent(id)}`;
 
 /** Conversations (spec 4.5): threads and groups. */
 export function chatsClient(http: HttpClient) {
-  const chat = async (method: string, path: string, body?: unknown) => (await http.request<ChatResource>("messaging", method, path, { body })).data;
+  const chat = async (method: string, path: string, body?: unknown) =>
+    (await http.request<ChatResource>("messaging", method, path, { body })).data;
   return {
     /** One page of chats, newest activity first. */
     async list(query: PageQuery = {}): Promise<Page<ChatResource>> {
@@ -15,7 +16,10 @@ export function chatsClient(http: HttpClient) {
     /** GET /v1/chats/:id. */
     get: (id: string) => chat("GET", at(id)),
     /** POST /v1/chats: starts an iMessage group; `replayed` is true when an Idempotency-Key returned the original (200). */
-    async create(input: CreateChatInput, options: { idempotencyKey?: string } = {}): Promise<{ chat: ChatResource; replayed: boolean }> {
+    async create(
+      input: CreateChatInput,
+      options: { idempotencyKey?: string } = {},
+    ): Promise<{ chat: ChatResource; replayed: boolean }> {
       const headers = options.idempotencyKey ? { "idempotency-key": options.idempotencyKey } : undefined;
       const response = await http.request<ChatResource>("messaging", "POST", "/v1/chats", { body: input, headers });
       return { chat: response.data, replayed: response.status === 200 };
@@ -25,7 +29,8 @@ export function chatsClient(http: HttpClient) {
     /** Adds a member to an iMessage group. */
     addParticipant: (id: string, handle: string) => chat("POST", `${at(id)}/participants`, { handle }),
     /** Removes a member from an iMessage group. */
-    removeParticipant: (id: string, handle: string) => chat("DELETE", `${at(id)}/participants/${encodeURIComponent(handle)}`),
+    removeParticipant: (id: string, handle: string) =>
+      chat("DELETE", `${at(id)}/participants/${encodeURIComponent(handle)}`),
     /** Marks the thread read: its contacts see read receipts. */
     read: (id: string) => chat("POST", `${at(id)}/read`),
     /** Shows (or with `false` hides) the account's typing bubble; it expires by itself. */

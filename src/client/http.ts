@@ -21,7 +21,10 @@ export class ConnectionError extends Error {
     readonly url: string,
     cause: unknown,
   ) {
-    super(`Cannot reach the sandbox at ${url}: ${(cause as Error)?.message ?? String(cause)}. Is \`msgctl serve\` running?`, { cause });
+    super(
+      `Cannot reach the sandbox at ${url}: ${(cause as Error)?.message ?? String(cause)}. Is \`msgctl serve\` running?`,
+      { cause },
+    );
   }
 }
 
@@ -34,7 +37,10 @@ export async function bodyText(response: Response): Promise<string> {
     return await response.text();
   } catch (error) {
     if ((error as Error)?.name === "AbortError") throw error;
-    throw new ConnectionError(response.url ? new URL(response.url).origin : "its address", Object.assign(new Error("the sandbox went away while answering"), { cause: error }));
+    throw new ConnectionError(
+      response.url ? new URL(response.url).origin : "its address",
+      Object.assign(new Error("the sandbox went away while answering"), { cause: error }),
+    );
   }
 }
 
@@ -76,7 +82,8 @@ export class HttpClient {
   /** The base URL of a host. */
   url(host: HostName): string {
     const url = host === "otp" ? this.#options.otpUrl : this.#options.baseUrl;
-    if (!url) throw new ApiError(0, "invalid_request", `No ${host === "otp" ? "OTP" : "messaging"} URL configured`, null);
+    if (!url)
+      throw new ApiError(0, "invalid_request", `No ${host === "otp" ? "OTP" : "messaging"} URL configured`, null);
     return url.replace(/\/+$/, "");
   }
 
@@ -87,18 +94,33 @@ export class HttpClient {
   }
 
   /** Sends a request and unwraps `{ data, has_more, request_id }`; throws ApiError on 4xx/5xx. */
-  async request<T>(host: HostName, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async request<T>(
+    host: HostName,
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
     const response = await this.raw(host, method, path, options);
     const text = await bodyText(response);
     let body: Record<string, unknown> = {};
     try {
       body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {
-      throw new ApiError(response.status, "invalid_response", `Not JSON from ${method} ${path}: ${text.slice(0, 200)}`, response.headers.get("x-request-id"));
+      throw new ApiError(
+        response.status,
+        "invalid_response",
+        `Not JSON from ${method} ${path}: ${text.slice(0, 200)}`,
+        response.headers.get("x-request-id"),
+      );
     }
     const requestId = (body.request_id as string | undefined) ?? response.headers.get("x-request-id");
     if (!response.ok) {
-      throw new ApiError(response.status, String(body.error ?? "unknown_error"), String(body.message ?? response.statusText), requestId);
+      throw new ApiError(
+        response.status,
+        String(body.error ?? "unknown_error"),
+        String(body.message ?? response.statusText),
+        requestId,
+      );
     }
     const result: ApiResponse<T> = { status: response.status, data: body.data as T, requestId };
     if (typeof body.has_more === "boolean") result.hasMore = body.has_more;
@@ -115,7 +137,12 @@ export class HttpClient {
     } catch {
       // not JSON: fall back to the status text
     }
-    throw new ApiError(response.status, String(body.error ?? "unknown_error"), String(body.message ?? (text || response.statusText)), (body.request_id as string | undefined) ?? response.headers.get("x-request-id"));
+    throw new ApiError(
+      response.status,
+      String(body.error ?? "unknown_error"),
+      String(body.message ?? (text || response.statusText)),
+      (body.request_id as string | undefined) ?? response.headers.get("x-request-id"),
+    );
   }
 
   /** Sends a request and returns the raw Response (event streams, downloads). */
@@ -127,7 +154,12 @@ export class HttpClient {
     const headers: Record<string, string> = { ...this.authorization(host), ...options.headers };
     let body: BodyInit | undefined;
     if (options.body !== undefined) {
-      if (options.body instanceof FormData || typeof options.body === "string" || options.body instanceof Uint8Array || options.body instanceof ReadableStream) {
+      if (
+        options.body instanceof FormData ||
+        typeof options.body === "string" ||
+        options.body instanceof Uint8Array ||
+        options.body instanceof ReadableStream
+      ) {
         body = options.body as BodyInit;
       } else {
         body = JSON.stringify(options.body);

@@ -16,7 +16,10 @@ export interface IsolatedAccount {
  * parallel test worker calls so its messages, events, webhooks and idempotency keys are its own.
  * The clock and the contacts of the simulated world stay shared (docs/control-api.md, "Accounts").
  */
-export async function createAccount(connection: ClientOptions, input: CreateAccountInput = {}): Promise<IsolatedAccount> {
+export async function createAccount(
+  connection: ClientOptions,
+  input: CreateAccountInput = {},
+): Promise<IsolatedAccount> {
   const admin = createClient(connection);
   const account = await accountsClient(admin.http).create(input);
   const client = createClient({ ...connection, apiKey: account.api_key, otpApiKey: account.otp_api_key });

@@ -19,9 +19,15 @@ export function messagesClient(http: HttpClient) {
     (await http.request<MessageResource>("messaging", "POST", `${path(id)}/${name}`, { body })).data;
   return {
     /** POST /v1/messages; `replayed` is true when an Idempotency-Key returned the original (200). */
-    async send(input: SendMessageInput, options: { idempotencyKey?: string } = {}): Promise<{ message: MessageResource; replayed: boolean }> {
+    async send(
+      input: SendMessageInput,
+      options: { idempotencyKey?: string } = {},
+    ): Promise<{ message: MessageResource; replayed: boolean }> {
       const headers = options.idempotencyKey ? { "idempotency-key": options.idempotencyKey } : undefined;
-      const response = await http.request<MessageResource>("messaging", "POST", "/v1/messages", { body: input, headers });
+      const response = await http.request<MessageResource>("messaging", "POST", "/v1/messages", {
+        body: input,
+        headers,
+      });
       return { message: response.data, replayed: response.status === 200 };
     },
     /** One page, newest first. */
@@ -39,7 +45,8 @@ export function messagesClient(http: HttpClient) {
     /** GET /v1/messages/:id. */
     get: async (id: string) => (await http.request<MessageResource>("messaging", "GET", path(id))).data,
     /** Reacts (or removes a reaction with `remove`). */
-    react: (id: string, reaction: string, remove?: boolean) => action(id, "react", remove === undefined ? { reaction } : { reaction, remove }),
+    react: (id: string, reaction: string, remove?: boolean) =>
+      action(id, "react", remove === undefined ? { reaction } : { reaction, remove }),
     /** Edits an iMessage; the edit lands asynchronously. */
     edit: (id: string, text: string) => action(id, "edit", { text }),
     /** Unsends an iMessage; lands asynchronously. */
@@ -48,6 +55,7 @@ export function messagesClient(http: HttpClient) {
     retry: (id: string) => action(id, "retry"),
     /** GET /v1/handles/availability. */
     availability: async (handle: string) =>
-      (await http.request<HandleAvailability>("messaging", "GET", "/v1/handles/availability", { query: { handle } })).data,
+      (await http.request<HandleAvailability>("messaging", "GET", "/v1/handles/availability", { query: { handle } }))
+        .data,
   };
 }

@@ -18,9 +18,15 @@ const quoted = (name: string) => name.replace(/"/g, "%22").replace(/\r/g, "%0D")
  * A multipart/form-data body with one `file` part per source, as a stream: files are read as
  * the request is sent (never all in memory), and `onProgress` hears of every chunk taken.
  */
-export function multipartBody(files: UploadSource[], onProgress?: UploadProgress): { body: ReadableStream<Uint8Array>; contentType: string } {
+export function multipartBody(
+  files: UploadSource[],
+  onProgress?: UploadProgress,
+): { body: ReadableStream<Uint8Array>; contentType: string } {
   const boundary = `----msgctl${randomBytes(12).toString("hex")}`;
-  const total = files.reduce((sum, file) => sum + (file.data instanceof Blob ? file.data.size : file.data.byteLength), 0);
+  const total = files.reduce(
+    (sum, file) => sum + (file.data instanceof Blob ? file.data.size : file.data.byteLength),
+    0,
+  );
   let sent = 0;
   async function* chunks(): AsyncGenerator<Uint8Array> {
     for (const file of files) {

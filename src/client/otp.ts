@@ -17,7 +17,8 @@ const at = (id: string) => `/v1/challenges/${encodeURIComponent(id)}`;
 export function otpClient(http: HttpClient) {
   return {
     /** POST /v1/challenges: a pending challenge with its code, the number to text and the links. */
-    create: async (phone: string) => (await http.request<CreatedChallenge>("otp", "POST", "/v1/challenges", { body: { phone } })).data,
+    create: async (phone: string) =>
+      (await http.request<CreatedChallenge>("otp", "POST", "/v1/challenges", { body: { phone } })).data,
     /** GET /v1/challenges/:id (poll it every couple of seconds). */
     get: async (id: string) => (await http.request<ChallengeResource>("otp", "GET", at(id))).data,
     /** POST /v1/challenges/:id/consume: once, after `verified`; sign-in is complete here. */
@@ -27,9 +28,14 @@ export function otpClient(http: HttpClient) {
      * phone; `wrong`, another `code`, any `text`, `from` another phone, a `channel`, or in a group.
      */
     text: async (id: string, input: ChallengeTextInput = {}) =>
-      (await http.request<OtpTextResult>("otp", "POST", `/sandbox/v1/otp/challenges/${encodeURIComponent(id)}/texts`, { body: input })).data,
+      (
+        await http.request<OtpTextResult>("otp", "POST", `/sandbox/v1/otp/challenges/${encodeURIComponent(id)}/texts`, {
+          body: input,
+        })
+      ).data,
     /** Any phone texts an OTP number. */
-    sendText: async (input: OtpTextInput) => (await http.request<OtpTextResult>("otp", "POST", "/sandbox/v1/otp/texts", { body: input })).data,
+    sendText: async (input: OtpTextInput) =>
+      (await http.request<OtpTextResult>("otp", "POST", "/sandbox/v1/otp/texts", { body: input })).data,
     /** The OTP numbers' threads with the phones this account challenged: texts and replies, newest first. */
     async texts(query: OtpTextsQuery = {}): Promise<Page<OtpText>> {
       const response = await http.request<OtpText[]>("otp", "GET", "/sandbox/v1/otp/texts", { query: { ...query } });

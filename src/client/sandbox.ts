@@ -16,10 +16,18 @@ export function sandboxClient(http: HttpClient) {
     clock: async () => (await http.request<ClockView>("messaging", "GET", "/sandbox/v1/clock")).data,
     /** Advances the manual clock by a duration (`"1h30m"`) or milliseconds. */
     advance: async (by: string | number) =>
-      (await http.request<ClockView>("messaging", "POST", "/sandbox/v1/clock/advance", { body: typeof by === "number" ? { ms: by } : { duration: by } })).data,
+      (
+        await http.request<ClockView>("messaging", "POST", "/sandbox/v1/clock/advance", {
+          body: typeof by === "number" ? { ms: by } : { duration: by },
+        })
+      ).data,
     /** Wipes all state and re-seeds (from `fixture` when given). */
     reset: async (fixture?: FixtureInput) =>
-      (await http.request<{ accounts: AccountView[] }>("messaging", "POST", "/sandbox/v1/reset", { body: fixture === undefined ? {} : { fixture } })).data,
+      (
+        await http.request<{ accounts: AccountView[] }>("messaging", "POST", "/sandbox/v1/reset", {
+          body: fixture === undefined ? {} : { fixture },
+        })
+      ).data,
     /** Events after a sequence number, oldest first. */
     events: async (options: { after?: number; limit?: number; types?: EventType[]; order?: "asc" | "desc" } = {}) => {
       const response = await http.request<EventView[]>("messaging", "GET", "/sandbox/v1/events", {

@@ -25,8 +25,14 @@ const ANDROID_CONTACT = "+14155550170";
 /** What each event needs: a short description and the recipe. */
 const RECIPES: Record<EventType, { does: string; run: (t: Trigger) => Promise<TriggerResult> }> = {
   "message.sent": { does: "sends an iMessage and lets it leave the queue", run: (t) => t.sendAndAwait("message.sent") },
-  "message.delivered": { does: "sends an iMessage and lets the contact's phone acknowledge it", run: (t) => t.sendAndAwait("message.delivered") },
-  "message.read": { does: "sends an iMessage that the contact reads (read receipts on)", run: (t) => t.sendAndAwait("message.read") },
+  "message.delivered": {
+    does: "sends an iMessage and lets the contact's phone acknowledge it",
+    run: (t) => t.sendAndAwait("message.delivered"),
+  },
+  "message.read": {
+    does: "sends an iMessage that the contact reads (read receipts on)",
+    run: (t) => t.sendAndAwait("message.read"),
+  },
   "message.failed": {
     does: "sends outbound-first to an Android contact, which fails at the send attempt",
     run: (t) => t.sendAndAwait("message.failed", ANDROID_CONTACT),
@@ -35,7 +41,10 @@ const RECIPES: Record<EventType, { does: string; run: (t: Trigger) => Promise<Tr
     does: "the contact sends an inbound message to the account's number",
     run: async (t) => {
       const inbound = await t.inbound("Triggered by msgctl");
-      return t.result(await t.await("message.received", inbound.id), { inbound, conversation_id: inbound.conversation_id });
+      return t.result(await t.await("message.received", inbound.id), {
+        inbound,
+        conversation_id: inbound.conversation_id,
+      });
     },
   },
   "message.edited": {
@@ -44,7 +53,10 @@ const RECIPES: Record<EventType, { does: string; run: (t: Trigger) => Promise<Tr
       const message = await t.send(TRIGGER_CONTACT);
       await t.await("message.sent", message.id);
       await t.client.messages.edit(message.id, "Triggered by msgctl (edited)");
-      return t.result(await t.await("message.edited", message.id), { message, conversation_id: message.conversation_id });
+      return t.result(await t.await("message.edited", message.id), {
+        message,
+        conversation_id: message.conversation_id,
+      });
     },
   },
   "message.reaction": {
@@ -53,7 +65,10 @@ const RECIPES: Record<EventType, { does: string; run: (t: Trigger) => Promise<Tr
       const message = await t.send(TRIGGER_CONTACT);
       await t.await("message.delivered", message.id);
       await t.client.simulate.reaction({ message_id: message.id, from: TRIGGER_CONTACT, reaction: "love" });
-      return t.result(await t.await("message.reaction", message.id), { message, conversation_id: message.conversation_id });
+      return t.result(await t.await("message.reaction", message.id), {
+        message,
+        conversation_id: message.conversation_id,
+      });
     },
   },
   "conversation.typing": {
@@ -68,8 +83,17 @@ const RECIPES: Record<EventType, { does: string; run: (t: Trigger) => Promise<Tr
   "conversation.renamed": {
     does: "a contact starts an iMessage group with the account's number, then renames it",
     run: async (t) => {
-      const inbound = await t.client.simulate.inbound({ from: TRIGGER_CONTACT, to: t.number.handle, members: [TRIGGER_MEMBER], text: "Triggered by msgctl" });
-      await t.client.simulate.rename({ conversation_id: inbound.conversation_id, title: "Triggered by msgctl", from: TRIGGER_CONTACT });
+      const inbound = await t.client.simulate.inbound({
+        from: TRIGGER_CONTACT,
+        to: t.number.handle,
+        members: [TRIGGER_MEMBER],
+        text: "Triggered by msgctl",
+      });
+      await t.client.simulate.rename({
+        conversation_id: inbound.conversation_id,
+        title: "Triggered by msgctl",
+        from: TRIGGER_CONTACT,
+      });
       const event = await t.await("conversation.renamed", undefined, inbound.conversation_id);
       return t.result(event, { inbound, conversation_id: inbound.conversation_id });
     },
@@ -117,7 +141,9 @@ class Trigger {
   ) {}
 
   send(to: string): Promise<MessageResource> {
-    return this.client.messages.send({ from_handle: this.number.handle, to, text: "Triggered by msgctl" }).then((r) => r.message);
+    return this.client.messages
+      .send({ from_handle: this.number.handle, to, text: "Triggered by msgctl" })
+      .then((r) => r.message);
   }
 
   inbound(text: string): Promise<MessageResource> {
@@ -137,7 +163,11 @@ class Trigger {
   async await(type: EventType, messageId?: string, conversationId?: string): Promise<EventView> {
     const wanted = (event: EventView) => {
       const payload = event.payload as { message_id?: string; conversation_id?: string };
-      return event.type === type && (messageId === undefined || payload.message_id === messageId) && (conversationId === undefined || payload.conversation_id === conversationId);
+      return (
+        event.type === type &&
+        (messageId === undefined || payload.message_id === messageId) &&
+        (conversationId === undefined || payload.conversation_id === conversationId)
+      );
     };
     const deadline = Date.now() + REAL_TIMEOUT_MS;
     let step = FIRST_STEP_MS;
@@ -154,7 +184,9 @@ class Trigger {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       }
     }
-    throw new TriggerFailed(`No ${type} event arrived${this.mode === "manual" ? ` after advancing the clock ${this.advancedMs} ms` : ` within ${REAL_TIMEOUT_MS / 1000} s`}`);
+    throw new TriggerFailed(
+      `No ${type} event arrived${this.mode === "manual" ? ` after advancing the clock ${this.advancedMs} ms` : ` within ${REAL_TIMEOUT_MS / 1000} s`}`,
+    );
   }
 
   private async eventsSince(): Promise<EventView[]> {

@@ -17,13 +17,20 @@ export function webhooksClient(http: HttpClient) {
   return {
     /** POST /v1/webhooks; `replayed` is true when an Idempotency-Key returned an earlier endpoint. */
     create: async (input: CreateWebhookInput, options: { idempotencyKey?: string } = {}) => {
-      const headers: Record<string, string> = options.idempotencyKey ? { "idempotency-key": options.idempotencyKey } : {};
-      const response = await http.request<CreatedWebhook>("messaging", "POST", "/v1/webhooks", { body: input, headers });
+      const headers: Record<string, string> = options.idempotencyKey
+        ? { "idempotency-key": options.idempotencyKey }
+        : {};
+      const response = await http.request<CreatedWebhook>("messaging", "POST", "/v1/webhooks", {
+        body: input,
+        headers,
+      });
       return { webhook: response.data, replayed: response.status === 200 };
     },
     /** GET /v1/webhooks: newest first. */
     list: async (options: PageQuery = {}) => {
-      const response = await http.request<WebhookResource[]>("messaging", "GET", "/v1/webhooks", { query: { ...options } });
+      const response = await http.request<WebhookResource[]>("messaging", "GET", "/v1/webhooks", {
+        query: { ...options },
+      });
       return { data: response.data, hasMore: response.hasMore ?? false };
     },
     /** GET /v1/webhooks/:id. */
@@ -32,12 +39,16 @@ export function webhooksClient(http: HttpClient) {
     update: async (id: string, input: UpdateWebhookInput) =>
       (await http.request<WebhookResource>("messaging", "PATCH", at(id), { body: input })).data,
     /** POST /v1/webhooks/:id/rotate-secret: the endpoint with its new secret. */
-    rotateSecret: async (id: string) => (await http.request<WebhookWithSecret>("messaging", "POST", `${at(id)}/rotate-secret`)).data,
+    rotateSecret: async (id: string) =>
+      (await http.request<WebhookWithSecret>("messaging", "POST", `${at(id)}/rotate-secret`)).data,
     /** DELETE /v1/webhooks/:id. */
-    delete: async (id: string) => (await http.request<{ id: string; deleted: true }>("messaging", "DELETE", at(id))).data,
+    delete: async (id: string) =>
+      (await http.request<{ id: string; deleted: true }>("messaging", "DELETE", at(id))).data,
     /** GET /sandbox/v1/deliveries: newest first. */
     deliveries: async (query: DeliveryQuery = {}) => {
-      const response = await http.request<Delivery[]>("messaging", "GET", "/sandbox/v1/deliveries", { query: { ...query } });
+      const response = await http.request<Delivery[]>("messaging", "GET", "/sandbox/v1/deliveries", {
+        query: { ...query },
+      });
       return { data: response.data, hasMore: response.hasMore ?? false };
     },
     /** GET /sandbox/v1/deliveries/:id. */
@@ -45,7 +56,8 @@ export function webhooksClient(http: HttpClient) {
       (await http.request<Delivery>("messaging", "GET", `/sandbox/v1/deliveries/${encodeURIComponent(id)}`)).data,
     /** POST /sandbox/v1/deliveries/:id/resend: one more attempt now, outside the retry ladder. */
     resend: async (id: string) =>
-      (await http.request<Delivery>("messaging", "POST", `/sandbox/v1/deliveries/${encodeURIComponent(id)}/resend`)).data,
+      (await http.request<Delivery>("messaging", "POST", `/sandbox/v1/deliveries/${encodeURIComponent(id)}/resend`))
+        .data,
     /** The live stream of delivery attempts (server-sent `attempt` events); ApiError when refused. */
     attempts: async (options: { webhookId?: string; signal?: AbortSignal } = {}) =>
       http.ensureOk(

@@ -31,7 +31,8 @@ export function contactsClient(http: HttpClient) {
 
 /** The simulate actions and per-number faults (control API). */
 export function simulateClient(http: HttpClient) {
-  const post = async <T>(path: string, body?: unknown) => (await http.request<T>("messaging", "POST", path, { body })).data;
+  const post = async <T>(path: string, body?: unknown) =>
+    (await http.request<T>("messaging", "POST", path, { body })).data;
   const message = (id: string, what: string, body?: unknown) =>
     post<MessageResource>(`/sandbox/v1/messages/${encodeURIComponent(id)}/${what}`, body);
   const faultsPath = (handle: string) => `/sandbox/v1/numbers/${encodeURIComponent(handle)}/faults`;
@@ -45,8 +46,7 @@ export function simulateClient(http: HttpClient) {
     /** Fails a queued or sent message. */
     fail: (id: string, error?: string) => message(id, "fail", error === undefined ? {} : { error }),
     /** A contact reacts to one of the account's messages. */
-    reaction: (input: SimulateReactionInput) =>
-      post<MessageResource>("/sandbox/v1/simulate/reaction", input),
+    reaction: (input: SimulateReactionInput) => post<MessageResource>("/sandbox/v1/simulate/reaction", input),
     /** A contact starts (or stops) typing, in a one-to-one thread (`to`) or any thread (`conversation_id`). */
     typing: (input: SimulateTypingInput) => post<ChatResource>("/sandbox/v1/simulate/typing", input),
     /** A member renames a group. */
@@ -54,7 +54,9 @@ export function simulateClient(http: HttpClient) {
     /** A member adds someone to a group or removes someone. */
     participants: (input: SimulateParticipantsInput) => post<ChatResource>("/sandbox/v1/simulate/participants", input),
     /** What the other members' phones show of the account in a thread: its typing bubble, its read mark. */
-    remoteView: async (id: string) => (await http.request<ChatRemoteView>("messaging", "GET", `/sandbox/v1/chats/${encodeURIComponent(id)}/remote`)).data,
+    remoteView: async (id: string) =>
+      (await http.request<ChatRemoteView>("messaging", "GET", `/sandbox/v1/chats/${encodeURIComponent(id)}/remote`))
+        .data,
     /** A contact edits their message. */
     edit: (input: SimulateEditInput) => post<MessageResource>("/sandbox/v1/simulate/edit", input),
     /** Switches a fault of one of the account's numbers. */

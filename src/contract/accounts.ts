@@ -8,15 +8,34 @@ import { accountName, messagingKey, numberSchema, otpKey } from "./fixture.js";
 export const createAccountBody = z
   .strictObject({
     name: accountName.optional().meta({ description: "default: account-<n>" }),
-    app_name: z.string().min(1).max(100).optional().meta({ description: "named in OTP confirmations; default: the name" }),
+    app_name: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: "named in OTP confirmations; default: the name" }),
     api_key: messagingKey.optional().meta({ description: "default: a generated sk_test_ key, shown once" }),
     otp_api_key: otpKey.optional().meta({ description: "default: a generated otp_live_ key, shown once" }),
     otp_suspended: z.boolean().default(false),
-    numbers: z.array(numberSchema).min(1).max(100).optional().meta({ description: "default: number_count numbers from the pool" }),
-    number_count: z.number().int().min(1).max(20).optional().meta({ description: "how many pool numbers (iMessage and SMS) when numbers is left out; default 1" }),
+    numbers: z
+      .array(numberSchema)
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: "default: number_count numbers from the pool" }),
+    number_count: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .optional()
+      .meta({ description: "how many pool numbers (iMessage and SMS) when numbers is left out; default 1" }),
   })
   // Both given, one would be ignored without a word.
-  .refine((body) => body.numbers === undefined || body.number_count === undefined, { path: ["number_count"], message: "give numbers or number_count, not both" })
+  .refine((body) => body.numbers === undefined || body.number_count === undefined, {
+    path: ["number_count"],
+    message: "give numbers or number_count, not both",
+  })
   .optional();
 /** The body of an account created on demand, as a client sends it. */
 export type CreateAccountInput = z.input<typeof createAccountBody>;

@@ -22,7 +22,11 @@ export const attachmentDelivery = z
     transcoder: z.enum(["sharp", "ffmpeg"]).nullable(),
     original_size_bytes: z.number().int(),
     original_mime_type: z.string(),
-    delivered_size_bytes: z.number().int().nullable().meta({ description: "bytes that went out (the simulated size for transcode_simulated); null when rejected" }),
+    delivered_size_bytes: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "bytes that went out (the simulated size for transcode_simulated); null when rejected" }),
     error: z.string().nullable().meta({ description: "rejected: why" }),
   })
   .meta({ description: "the media decision made when the message left the queue; null before" });
@@ -30,27 +34,33 @@ export const attachmentDelivery = z
 export type AttachmentDelivery = z.output<typeof attachmentDelivery>;
 
 /** The Attachment resource (spec section 2), with msgctl's documented extra fields. */
-export const attachmentResource = z.object({
-  id: uuid,
-  filename: z.string().meta({ description: "sanitised: no path parts or control characters, at most 200 characters" }),
-  mime_type: z.string().meta({ description: "sniffed from the bytes, never taken from the client" }),
-  size_bytes: z.number().int().meta({ description: "bytes `url` serves: the delivered copy once one was made" }),
-  is_voice_memo: z.boolean(),
-  duration_seconds: z.number().nullable().meta({ description: "WhatsApp audio and video inbound; null otherwise" }),
-  url: z.string().meta({ description: "signed download URL, no key needed, valid one hour" }),
-  message_id: uuid.nullable(),
-  created_at: timestamp,
-  status: z.enum(["uploaded", "pending_upload"]).meta({ description: "pending_upload until a presigned PUT lands" }),
-  url_expires_at: timestamp,
-  original_size_bytes: z.number().int().meta({ description: "bytes uploaded; differs from size_bytes once a smaller copy went out" }),
-  delivery: attachmentDelivery.nullable(),
-}).meta({ id: "Attachment", description: "An attachment (spec section 2), with msgctl's documented extra fields" });
+export const attachmentResource = z
+  .object({
+    id: uuid,
+    filename: z
+      .string()
+      .meta({ description: "sanitised: no path parts or control characters, at most 200 characters" }),
+    mime_type: z.string().meta({ description: "sniffed from the bytes, never taken from the client" }),
+    size_bytes: z.number().int().meta({ description: "bytes `url` serves: the delivered copy once one was made" }),
+    is_voice_memo: z.boolean(),
+    duration_seconds: z.number().nullable().meta({ description: "WhatsApp audio and video inbound; null otherwise" }),
+    url: z.string().meta({ description: "signed download URL, no key needed, valid one hour" }),
+    message_id: uuid.nullable(),
+    created_at: timestamp,
+    status: z.enum(["uploaded", "pending_upload"]).meta({ description: "pending_upload until a presigned PUT lands" }),
+    url_expires_at: timestamp,
+    original_size_bytes: z
+      .number()
+      .int()
+      .meta({ description: "bytes uploaded; differs from size_bytes once a smaller copy went out" }),
+    delivery: attachmentDelivery.nullable(),
+  })
+  .meta({ id: "Attachment", description: "An attachment (spec section 2), with msgctl's documented extra fields" });
 /** The Attachment resource (spec section 2). */
 export type AttachmentResource = z.output<typeof attachmentResource>;
 
 /** The `data` of POST /v1/attachments: the Attachments in part order (spec 4.2). */
 export const uploadedAttachments = z.array(attachmentResource);
-
 
 /** POST /v1/attachments/presign (spec 4.2). */
 export const presignBody = z.strictObject({

@@ -3,19 +3,22 @@ import { graphemeCount } from "../lib/graphemes.js";
 import { messageText, pageQuery, timestamp, uuid } from "./common.js";
 
 /** The Chat resource (spec section 2): one-to-one threads and groups. */
-export const chatResource = z.object({
-  id: uuid,
-  from_handle: z.string().meta({ description: "one of the account's numbers" }),
-  remote_handle: z.string().nullable().meta({ description: "the contact (one-to-one threads); null for groups" }),
-  is_group: z.boolean(),
-  title: z.string().nullable(),
-  participants: z.array(z.string()).meta({
-    description: "everyone in the thread but from_handle: the contact of a one-to-one thread, or a group's members in joining order (the account's other numbers included)",
-  }),
-  last_message_at: timestamp,
-  created_at: timestamp,
-  updated_at: timestamp,
-}).meta({ id: "Chat", description: "A conversation: a one-to-one thread or a group (spec section 2)" });
+export const chatResource = z
+  .object({
+    id: uuid,
+    from_handle: z.string().meta({ description: "one of the account's numbers" }),
+    remote_handle: z.string().nullable().meta({ description: "the contact (one-to-one threads); null for groups" }),
+    is_group: z.boolean(),
+    title: z.string().nullable(),
+    participants: z.array(z.string()).meta({
+      description:
+        "everyone in the thread but from_handle: the contact of a one-to-one thread, or a group's members in joining order (the account's other numbers included)",
+    }),
+    last_message_at: timestamp,
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: "Chat", description: "A conversation: a one-to-one thread or a group (spec section 2)" });
 /** The Chat resource (spec section 2). */
 export type ChatResource = z.output<typeof chatResource>;
 
@@ -63,16 +66,22 @@ export const renameChatBody = z.strictObject({ title: groupTitle.nullable() });
 export type RenameChatInput = z.input<typeof renameChatBody>;
 
 /** POST /v1/chats/:id/participants. */
-export const addParticipantBody = z.strictObject({ handle: z.string().max(320).meta({ description: "E.164 number or iMessage email" }) });
+export const addParticipantBody = z.strictObject({
+  handle: z.string().max(320).meta({ description: "E.164 number or iMessage email" }),
+});
 
 /** POST /v1/chats/:id/typing. */
-export const typingBody = z.strictObject({ typing: z.boolean().meta({ description: "true shows the typing bubble, false hides it" }) });
+export const typingBody = z.strictObject({
+  typing: z.boolean().meta({ description: "true shows the typing bubble, false hides it" }),
+});
 
 /** What the other members' phones show of the account in a thread (control API, GET /sandbox/v1/chats/:id/remote). */
 export const chatRemoteView = z.object({
   conversation_id: uuid,
   typing: z.boolean().meta({ description: "the account's typing bubble is showing" }),
-  typing_expires_at: timestamp.nullable().meta({ description: "when the bubble hides by itself (60 s after typing: true)" }),
+  typing_expires_at: timestamp
+    .nullable()
+    .meta({ description: "when the bubble hides by itself (60 s after typing: true)" }),
   last_read_at: timestamp.nullable().meta({ description: "when the account last marked the thread read" }),
 });
 /** What the other members' phones show of the account in a thread. */

@@ -9,13 +9,17 @@ import { parseIsoTime } from "../lib/clock.js";
  */
 
 /** `<timestamp>`: ISO 8601 with milliseconds, UTC. */
-export const timestamp = z.string().meta({ format: "date-time", description: "ISO 8601 with milliseconds, UTC", example: "2026-01-01T12:00:00.000Z" });
+export const timestamp = z
+  .string()
+  .meta({ format: "date-time", description: "ISO 8601 with milliseconds, UTC", example: "2026-01-01T12:00:00.000Z" });
 
 /** A UUID (ids of messages, conversations, attachments, webhooks, deliveries, events). */
 export const uuid = z.string().meta({ format: "uuid" });
 
 /** An E.164 phone number, or an iMessage email address where the spec allows one. */
-export const handle = z.string().meta({ description: "E.164 phone number or iMessage email address", example: "+14155550191" });
+export const handle = z
+  .string()
+  .meta({ description: "E.164 phone number or iMessage email address", example: "+14155550191" });
 
 /** A messaging channel. */
 export const channel = z.enum(["imessage", "sms", "whatsapp"]);
@@ -48,7 +52,8 @@ export interface ListEnvelope<T> {
 export const envelopeOf = <T extends z.ZodType>(data: T) => z.object({ data, request_id: z.string() });
 
 /** The list envelope schema of a resource, for the OpenAPI document. */
-export const listEnvelopeOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), has_more: z.boolean(), request_id: z.string() });
+export const listEnvelopeOf = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), has_more: z.boolean(), request_id: z.string() });
 
 /** A page of a list as the typed client returns it: `before` the oldest item's cursor fetches the next. */
 export interface Page<T> {
@@ -62,7 +67,11 @@ export interface Page<T> {
  * left as it came, for `schema` to refuse.
  */
 export const queryNumber = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value: number | string | undefined) => (typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : value), schema);
+  z.preprocess(
+    (value: number | string | undefined) =>
+      typeof value === "string" && /^\d{1,15}$/.test(value) ? Number(value) : value,
+    schema,
+  );
 
 /** `limit` 1-100 (default 50) and a `before` ISO cursor (spec 4.3, 4.5, section 8). */
 export const pageQuery = z.object({
@@ -74,19 +83,17 @@ export const pageQuery = z.object({
       .max(100, "must be from 1 to 100")
       .default(50),
   ),
-  before: timestamp
-    .optional()
-    .transform((value, issue) => {
-      if (value === undefined) return undefined;
-      // Bounded before parsing: a cursor is never longer than an ISO timestamp with an offset. A
-      // `+` offset sent unescaped in a query string arrives as a space: it can only mean `+`.
-      const ms = value.length <= 40 ? parseIsoTime(value.replace(/ (\d{2}:?\d{2})$/, "+$1")) : undefined;
-      if (ms === undefined) {
-        issue.addIssue({ code: "custom", message: "must be an ISO 8601 timestamp such as 2026-01-01T00:00:00.000Z" });
-        return z.NEVER;
-      }
-      return ms;
-    }),
+  before: timestamp.optional().transform((value, issue) => {
+    if (value === undefined) return undefined;
+    // Bounded before parsing: a cursor is never longer than an ISO timestamp with an offset. A
+    // `+` offset sent unescaped in a query string arrives as a space: it can only mean `+`.
+    const ms = value.length <= 40 ? parseIsoTime(value.replace(/ (\d{2}:?\d{2})$/, "+$1")) : undefined;
+    if (ms === undefined) {
+      issue.addIssue({ code: "custom", message: "must be an ISO 8601 timestamp such as 2026-01-01T00:00:00.000Z" });
+      return z.NEVER;
+    }
+    return ms;
+  }),
 });
 /** The query of a paged list, as sent. */
 export type PageQuery = z.input<typeof pageQuery>;

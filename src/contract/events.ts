@@ -26,19 +26,24 @@ export function isEventType(value: unknown): value is EventType {
 // --- Payloads: exactly what a webhook receiver gets (spec section 6, SANDBOX.md section 5) ---
 
 /** message.received (spec section 6, payload table). */
-export const receivedPayload = z.object({
-  type: z.literal("message.received"),
-  conversation_id: uuid,
-  message_id: uuid,
-  from: z.string().meta({ description: "the individual sender, never the group; E.164 on WhatsApp too" }),
-  to: z.string().meta({ description: "the account's number" }),
-  text: z.string().nullable(),
-  channel,
-  has_attachments: z.boolean(),
-  created_at: timestamp,
-  is_group: z.literal(true).optional().meta({ description: "group messages only (absent for one-to-one)" }),
-  metadata: z.record(z.string(), z.unknown()).nullable().meta({ description: "sender_handle, or sender_jid on WhatsApp" }),
-}).meta({ id: "MessageReceived" });
+export const receivedPayload = z
+  .object({
+    type: z.literal("message.received"),
+    conversation_id: uuid,
+    message_id: uuid,
+    from: z.string().meta({ description: "the individual sender, never the group; E.164 on WhatsApp too" }),
+    to: z.string().meta({ description: "the account's number" }),
+    text: z.string().nullable(),
+    channel,
+    has_attachments: z.boolean(),
+    created_at: timestamp,
+    is_group: z.literal(true).optional().meta({ description: "group messages only (absent for one-to-one)" }),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: "sender_handle, or sender_jid on WhatsApp" }),
+  })
+  .meta({ id: "MessageReceived" });
 
 /** The fields of every outbound lifecycle event (message.sent, delivered, read, failed). */
 const lifecycleShape = {
@@ -47,7 +52,10 @@ const lifecycleShape = {
   status: z.enum(MESSAGE_STATUSES),
   channel: channel.nullable(),
   from: z.string().meta({ description: "the account's number" }),
-  to: z.string().optional().meta({ description: "the recipient; absent for group messages (the group is conversation_id)" }),
+  to: z
+    .string()
+    .optional()
+    .meta({ description: "the recipient; absent for group messages (the group is conversation_id)" }),
   is_group: z.literal(true).optional().meta({ description: "group messages only (absent for one-to-one)" }),
   error: z.string().nullable().optional().meta({ description: "message.failed: why" }),
   sent_at: timestamp.optional(),
@@ -58,46 +66,58 @@ const lifecycleShape = {
 /** message.sent. */
 export const sentPayload = z.object({ type: z.literal("message.sent"), ...lifecycleShape }).meta({ id: "MessageSent" });
 /** message.delivered. */
-export const deliveredPayload = z.object({ type: z.literal("message.delivered"), ...lifecycleShape }).meta({ id: "MessageDelivered" });
+export const deliveredPayload = z
+  .object({ type: z.literal("message.delivered"), ...lifecycleShape })
+  .meta({ id: "MessageDelivered" });
 /** message.read. */
 export const readPayload = z.object({ type: z.literal("message.read"), ...lifecycleShape }).meta({ id: "MessageRead" });
 /** message.failed (its `error` says why). */
-export const failedPayload = z.object({ type: z.literal("message.failed"), ...lifecycleShape }).meta({ id: "MessageFailed" });
+export const failedPayload = z
+  .object({ type: z.literal("message.failed"), ...lifecycleShape })
+  .meta({ id: "MessageFailed" });
 
 /** message.edited (spec section 6, payload table). */
-export const editedPayload = z.object({
-  type: z.literal("message.edited"),
-  conversation_id: uuid,
-  message_id: uuid,
-  text: z.string().nullable(),
-  edited_at: timestamp.nullable(),
-}).meta({ id: "MessageEdited" });
+export const editedPayload = z
+  .object({
+    type: z.literal("message.edited"),
+    conversation_id: uuid,
+    message_id: uuid,
+    text: z.string().nullable(),
+    edited_at: timestamp.nullable(),
+  })
+  .meta({ id: "MessageEdited" });
 
 /** message.reaction: `message_id` is the message reacted to (SANDBOX.md section 5). */
-export const reactionPayload = z.object({
-  type: z.literal("message.reaction"),
-  message_id: uuid,
-  conversation_id: uuid,
-  reaction: z.string(),
-  removed: z.boolean(),
-  from: z.string(),
-}).meta({ id: "MessageReaction" });
+export const reactionPayload = z
+  .object({
+    type: z.literal("message.reaction"),
+    message_id: uuid,
+    conversation_id: uuid,
+    reaction: z.string(),
+    removed: z.boolean(),
+    from: z.string(),
+  })
+  .meta({ id: "MessageReaction" });
 
 /** conversation.typing. */
-export const typingPayload = z.object({
-  type: z.literal("conversation.typing"),
-  conversation_id: uuid,
-  typing: z.boolean(),
-  from: z.string(),
-}).meta({ id: "ConversationTyping" });
+export const typingPayload = z
+  .object({
+    type: z.literal("conversation.typing"),
+    conversation_id: uuid,
+    typing: z.boolean(),
+    from: z.string(),
+  })
+  .meta({ id: "ConversationTyping" });
 
 /** conversation.renamed. */
-export const renamedPayload = z.object({
-  type: z.literal("conversation.renamed"),
-  conversation_id: uuid,
-  title: z.string().nullable(),
-  from: z.string().optional().meta({ description: "the member who renamed it, when a contact did" }),
-}).meta({ id: "ConversationRenamed" });
+export const renamedPayload = z
+  .object({
+    type: z.literal("conversation.renamed"),
+    conversation_id: uuid,
+    title: z.string().nullable(),
+    from: z.string().optional().meta({ description: "the member who renamed it, when a contact did" }),
+  })
+  .meta({ id: "ConversationRenamed" });
 
 /** Every payload schema by event name. */
 export const eventPayloads = {
@@ -125,24 +145,44 @@ export interface EventView<T extends EventType = EventType> {
 }
 
 /** The event view schema, for the OpenAPI document. */
-export const eventView = z.object({
-  id: uuid,
-  seq: z.number().int().meta({ description: "position in the sandbox's outbox; resume a stream after it" }),
-  type: z.enum(EVENT_TYPES),
-  created_at: timestamp,
-  payload: z.union(Object.values(eventPayloads)),
-}).meta({ id: "Event", description: "An event as the control API shows it; payload is what webhook receivers get" });
+export const eventView = z
+  .object({
+    id: uuid,
+    seq: z.number().int().meta({ description: "position in the sandbox's outbox; resume a stream after it" }),
+    type: z.enum(EVENT_TYPES),
+    created_at: timestamp,
+    payload: z.union(Object.values(eventPayloads)),
+  })
+  .meta({ id: "Event", description: "An event as the control API shows it; payload is what webhook receivers get" });
 
 /** GET /sandbox/v1/events/stream query. */
 export const streamEventsQuery = z.object({
   types: z.string().max(1_000).optional().meta({ description: "comma-separated event names to keep" }),
-  after: queryNumber(z.number({ message: "must be a whole number" }).int("must be a whole number").min(0).optional()).meta({ description: "replay the events after this seq first" }),
+  after: queryNumber(
+    z.number({ message: "must be a whole number" }).int("must be a whole number").min(0).optional(),
+  ).meta({ description: "replay the events after this seq first" }),
 });
 
 /** GET /sandbox/v1/events query: events after a sequence number, oldest first. */
 export const listEventsQuery = z.object({
-  after: queryNumber(z.number({ message: "must be a whole number" }).int("must be a whole number").min(0).default(0)).meta({ description: "sequence number to list after (0: from the start)" }),
-  limit: queryNumber(z.number({ message: "must be a whole number from 1 to 100" }).int("must be a whole number from 1 to 100").min(1, "must be from 1 to 100").max(100, "must be from 1 to 100").default(100)),
-  types: z.string().max(1_000).optional().meta({ description: "comma-separated event names to keep", example: "message.sent,message.read" }),
-  order: z.enum(["asc", "desc"]).default("asc").meta({ description: "asc: oldest first (for resuming after a seq); desc: newest first" }),
+  after: queryNumber(
+    z.number({ message: "must be a whole number" }).int("must be a whole number").min(0).default(0),
+  ).meta({ description: "sequence number to list after (0: from the start)" }),
+  limit: queryNumber(
+    z
+      .number({ message: "must be a whole number from 1 to 100" })
+      .int("must be a whole number from 1 to 100")
+      .min(1, "must be from 1 to 100")
+      .max(100, "must be from 1 to 100")
+      .default(100),
+  ),
+  types: z
+    .string()
+    .max(1_000)
+    .optional()
+    .meta({ description: "comma-separated event names to keep", example: "message.sent,message.read" }),
+  order: z
+    .enum(["asc", "desc"])
+    .default("asc")
+    .meta({ description: "asc: oldest first (for resuming after a seq); desc: newest first" }),
 });

@@ -11,7 +11,10 @@ import { keyKind } from "../lib/key-hash.js";
 const phone = z.string().transform((value, ctx) => {
   const normalized = normalizePhone(value);
   if (!normalized) {
-    ctx.addIssue({ code: "custom", message: `"${clip(value)}" is not a valid phone number in E.164 form (try +1 415 555 01xx)` });
+    ctx.addIssue({
+      code: "custom",
+      message: `"${clip(value)}" is not a valid phone number in E.164 form (try +1 415 555 01xx)`,
+    });
     return z.NEVER;
   }
   return normalized;
@@ -27,7 +30,10 @@ const handle = z.string().transform((value, ctx) => {
 });
 
 const keyOf = (kind: "messaging" | "otp", example: string) =>
-  z.string().max(200, `must look like ${example}`).refine((key) => keyKind(key) === kind, { message: `must look like ${example}` });
+  z
+    .string()
+    .max(200, `must look like ${example}`)
+    .refine((key) => keyKind(key) === kind, { message: `must look like ${example}` });
 
 /** One number of an account in a fixture. */
 export const numberSchema = z
@@ -91,23 +97,53 @@ export const fixtureSchema = z
       const seen = new Set<string>();
       values.forEach((value, i) => {
         if (value === undefined) return;
-        if (seen.has(value)) ctx.addIssue({ code: "custom", path: path(i), message: `${what} "${value}" appears twice` });
+        if (seen.has(value))
+          ctx.addIssue({ code: "custom", path: path(i), message: `${what} "${value}" appears twice` });
         seen.add(value);
       });
     };
-    unique((i) => ["accounts", i, "name"], fixture.accounts.map((a) => a.name), "account name");
-    unique((i) => ["accounts", i, "api_key"], fixture.accounts.map((a) => a.api_key), "api_key");
-    unique((i) => ["accounts", i, "otp_api_key"], fixture.accounts.map((a) => a.otp_api_key), "otp_api_key");
-    const numbers = fixture.accounts.flatMap((a, i) => a.numbers.map((n, j) => ({ handle: n.handle, path: ["accounts", i, "numbers", j, "handle"] })));
-    unique((i) => numbers[i]?.path ?? [], numbers.map((n) => n.handle), "number");
-    unique((i) => ["contacts", i, "handle"], fixture.contacts.map((c) => c.handle), "contact");
+    unique(
+      (i) => ["accounts", i, "name"],
+      fixture.accounts.map((a) => a.name),
+      "account name",
+    );
+    unique(
+      (i) => ["accounts", i, "api_key"],
+      fixture.accounts.map((a) => a.api_key),
+      "api_key",
+    );
+    unique(
+      (i) => ["accounts", i, "otp_api_key"],
+      fixture.accounts.map((a) => a.otp_api_key),
+      "otp_api_key",
+    );
+    const numbers = fixture.accounts.flatMap((a, i) =>
+      a.numbers.map((n, j) => ({ handle: n.handle, path: ["accounts", i, "numbers", j, "handle"] })),
+    );
+    unique(
+      (i) => numbers[i]?.path ?? [],
+      numbers.map((n) => n.handle),
+      "number",
+    );
+    unique(
+      (i) => ["contacts", i, "handle"],
+      fixture.contacts.map((c) => c.handle),
+      "contact",
+    );
     // The OTP service's numbers are its own: the user texts codes to them, and a text to one
     // must never land in an account's thread instead.
-    const accountOf = new Map(fixture.accounts.flatMap((account) => account.numbers.map((n) => [n.handle, account.name] as const)));
+    const accountOf = new Map(
+      fixture.accounts.flatMap((account) => account.numbers.map((n) => [n.handle, account.name] as const)),
+    );
     for (const key of ["number", "whatsapp_number"] as const) {
       const otpNumber = fixture.otp[key];
       const account = otpNumber ? accountOf.get(otpNumber) : undefined;
-      if (account !== undefined) ctx.addIssue({ code: "custom", path: ["otp", key], message: `"${otpNumber}" is a number of account "${account}" too: the OTP service's numbers are its own` });
+      if (account !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: ["otp", key],
+          message: `"${otpNumber}" is a number of account "${account}" too: the OTP service's numbers are its own`,
+        });
     }
   });
 

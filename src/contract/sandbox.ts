@@ -19,17 +19,23 @@ export const advanceBody = z
   .superRefine((body, check) => {
     const given = (body.duration === undefined ? 0 : 1) + (body.ms === undefined ? 0 : 1);
     if (given === 1) return;
-    if (given === 0) check.addIssue({ code: "custom", message: 'duration or ms is required: send { "duration": "1h" } or { "ms": 3600000 }' });
+    if (given === 0)
+      check.addIssue({
+        code: "custom",
+        message: 'duration or ms is required: send { "duration": "1h" } or { "ms": 3600000 }',
+      });
     else check.addIssue({ code: "custom", path: ["ms"], message: "give duration or ms, not both" });
   });
 
 /** An account as the ready line and reset show it; a key is null when it was shown at an earlier start. */
-export const accountView = z.object({
-  name: z.string(),
-  api_key: z.string().nullable(),
-  otp_api_key: z.string().nullable(),
-  numbers: z.array(numberResource),
-}).meta({ id: "Account" });
+export const accountView = z
+  .object({
+    name: z.string(),
+    api_key: z.string().nullable(),
+    otp_api_key: z.string().nullable(),
+    numbers: z.array(numberResource),
+  })
+  .meta({ id: "Account" });
 /** An account as the ready line and reset show it. */
 export type AccountView = z.output<typeof accountView>;
 

@@ -27,16 +27,17 @@ const bytes = z.number().int().min(1);
 
 /** `{ settings }` as `startSandbox` takes them: known keys only, each in range. */
 export const settingsOverrides = z.strictObject({
-  settings: z.strictObject({
-    sendLatencyMs: milliseconds,
-    deliverLatencyMs: milliseconds,
-    readDelayMs: milliseconds,
-    mediaCapBytes: z.strictObject({ imessage: bytes, sms: bytes, whatsapp: bytes }),
-    maxJsonBodyBytes: bytes,
-    maxUploadBytes: bytes,
-    ffmpegPath: z.string().min(1).nullable(),
-    webhookTimeoutMs: z.number().int().min(1),
-    strictUrls: z.boolean(),
-  }).partial(),
+  settings: z
+    .strictObject({
+      sendLatencyMs: milliseconds,
+      deliverLatencyMs: milliseconds,
+      readDelayMs: milliseconds,
+      mediaCapBytes: z.strictObject({ imessage: bytes, sms: bytes, whatsapp: bytes }),
+      maxJsonBodyBytes: bytes,
+      maxUploadBytes: bytes,
+      ffmpegPath: z.string().min(1).nullable(),
+      webhookTimeoutMs: z.number().int().min(1),
+      strictUrls: z.boolean(),
+    })
+    .partial(),
 });
-

@@ -1,11 +1,23 @@
 /** The types of the wire contract, without the schemas: what the package's public API exports. */
 export type { Channel, Envelope, ErrorBody, ListEnvelope, Page, PageQuery } from "./common.js";
 export type { FaultName, FaultSwitch, NumberFaults, NumberResource } from "./numbers.js";
-export type { HandleAvailability, ListMessagesQuery, MessageResource, MessageStatus, SendMessageInput } from "./messages.js";
+export type {
+  HandleAvailability,
+  ListMessagesQuery,
+  MessageResource,
+  MessageStatus,
+  SendMessageInput,
+} from "./messages.js";
 export type { ChatResource } from "./chats.js";
 export type { ChatRemoteView, CreateChatInput, RenameChatInput } from "./chats.js";
 export type { GroupReceipt } from "./messages.js";
-export type { AttachmentDelivery, AttachmentResource, MediaDecision, PresignInput, PresignResult } from "./attachments.js";
+export type {
+  AttachmentDelivery,
+  AttachmentResource,
+  MediaDecision,
+  PresignInput,
+  PresignResult,
+} from "./attachments.js";
 export type { EventPayload, EventType, EventView } from "./events.js";
 export type {
   CreatedWebhook,
@@ -18,7 +30,14 @@ export type {
   WebhookResource,
   WebhookWithSecret,
 } from "./webhooks.js";
-export type { ContactTraits, ContactView, InboundInput, SimulateEditInput, SimulateReactionInput, SimulateTypingInput } from "./world.js";
+export type {
+  ContactTraits,
+  ContactView,
+  InboundInput,
+  SimulateEditInput,
+  SimulateReactionInput,
+  SimulateTypingInput,
+} from "./world.js";
 export type { SimulateParticipantsInput, SimulateRenameInput } from "./world.js";
 export type {
   ChallengeResource,

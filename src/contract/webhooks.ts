@@ -3,19 +3,26 @@ import { pageQuery, timestamp, uuid } from "./common.js";
 import { EVENT_TYPES, isEventType, type EventType } from "./events.js";
 
 /** A webhook endpoint as every read returns it (SANDBOX.md section 5): never with its secret. */
-export const webhookResource = z.object({
-  id: uuid,
-  url: z.string(),
-  events: z.array(z.enum(EVENT_TYPES)),
-  enabled: z.boolean(),
-  created_at: timestamp,
-  updated_at: timestamp,
-}).meta({ id: "Webhook", description: "A webhook endpoint, never with its secret on reads (spec 4.4, SANDBOX.md section 5)" });
+export const webhookResource = z
+  .object({
+    id: uuid,
+    url: z.string(),
+    events: z.array(z.enum(EVENT_TYPES)),
+    enabled: z.boolean(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({
+    id: "Webhook",
+    description: "A webhook endpoint, never with its secret on reads (spec 4.4, SANDBOX.md section 5)",
+  });
 /** A webhook endpoint as every read returns it. */
 export type WebhookResource = z.output<typeof webhookResource>;
 
 /** The endpoint with its signing secret: creation, idempotent replay, rotation only (spec 4.4). */
-export const webhookWithSecret = webhookResource.extend({ secret: z.string().meta({ description: "the signing secret, whsec_… when generated" }) });
+export const webhookWithSecret = webhookResource.extend({
+  secret: z.string().meta({ description: "the signing secret, whsec_… when generated" }),
+});
 /** The endpoint with its signing secret. */
 export type WebhookWithSecret = z.output<typeof webhookWithSecret>;
 
@@ -36,7 +43,11 @@ const eventsField = z
   .superRefine((names, check) => {
     names.forEach((name, i) => {
       if (!isEventType(name)) {
-        check.addIssue({ code: "custom", path: [i], message: `unknown event "${name}" (known: ${EVENT_TYPES.join(", ")})` });
+        check.addIssue({
+          code: "custom",
+          path: [i],
+          message: `unknown event "${name}" (known: ${EVENT_TYPES.join(", ")})`,
+        });
       }
     });
   })
@@ -78,29 +89,42 @@ export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "abandoned",
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One attempt: `at` is the virtual instant it started, `duration_ms` real time. */
-export const deliveryAttempt = z.object({
-  n: z.number().int().min(1).meta({ description: "The attempt's place among the delivery's attempts: 1-8 on the retry ladder, more only with resends" }),
-  at: timestamp,
-  status_code: z.number().int().nullable(),
-  error: z.string().nullable(),
-  duration_ms: z.number().int(),
-  resend: z.boolean().meta({ description: "Made by hand with POST /sandbox/v1/deliveries/{id}/resend, outside the retry ladder" }),
-  signature: z.string().nullable().meta({ description: "The X-service-Signature header the attempt carried (t=…,v1=…); null when no request went out" }),
-}).meta({ id: "DeliveryAttempt" });
+export const deliveryAttempt = z
+  .object({
+    n: z.number().int().min(1).meta({
+      description: "The attempt's place among the delivery's attempts: 1-8 on the retry ladder, more only with resends",
+    }),
+    at: timestamp,
+    status_code: z.number().int().nullable(),
+    error: z.string().nullable(),
+    duration_ms: z.number().int(),
+    resend: z
+      .boolean()
+      .meta({ description: "Made by hand with POST /sandbox/v1/deliveries/{id}/resend, outside the retry ladder" }),
+    signature: z.string().nullable().meta({
+      description: "The X-service-Signature header the attempt carried (t=…,v1=…); null when no request went out",
+    }),
+  })
+  .meta({ id: "DeliveryAttempt" });
 /** One attempt of a delivery. */
 export type DeliveryAttempt = z.output<typeof deliveryAttempt>;
 
 /** A delivery as `webhooks deliveries` and the control API show it (SANDBOX.md section 6). */
-export const delivery = z.object({
-  id: uuid,
-  webhook_id: uuid,
-  event_id: uuid,
-  event_type: z.enum(EVENT_TYPES),
-  status: z.enum(DELIVERY_STATUSES),
-  attempts: z.array(deliveryAttempt),
-  next_attempt_at: timestamp.nullable(),
-  created_at: timestamp,
-}).meta({ id: "Delivery", description: "One event's delivery to one endpoint, with every attempt (SANDBOX.md section 6)" });
+export const delivery = z
+  .object({
+    id: uuid,
+    webhook_id: uuid,
+    event_id: uuid,
+    event_type: z.enum(EVENT_TYPES),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.array(deliveryAttempt),
+    next_attempt_at: timestamp.nullable(),
+    created_at: timestamp,
+  })
+  .meta({
+    id: "Delivery",
+    description: "One event's delivery to one endpoint, with every attempt (SANDBOX.md section 6)",
+  });
 /** A webhook delivery. */
 export type Delivery = z.output<typeof delivery>;
 
@@ -111,7 +135,9 @@ export const listDeliveriesQuery = pageQuery.extend({
   event_id: z.string().max(64).optional(),
 });
 /** GET /sandbox/v1/deliveries/stream query. */
-export const streamDeliveriesQuery = z.object({ webhook_id: z.string().max(64).optional().meta({ description: "only this endpoint's deliveries" }) });
+export const streamDeliveriesQuery = z.object({
+  webhook_id: z.string().max(64).optional().meta({ description: "only this endpoint's deliveries" }),
+});
 
 /** Filters of the delivery list, as a client sends them. */
 export type DeliveryQuery = z.input<typeof listDeliveriesQuery>;

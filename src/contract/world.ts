@@ -15,11 +15,15 @@ export const contactTraits = z.object({
 export type ContactTraits = z.output<typeof contactTraits>;
 
 /** A contact as the control API shows it: its profile, where it comes from, what a magic number is for. */
-export const contactView = contactTraits.extend({
-  handle: z.string(),
-  source: z.enum(["contact", "magic", "default"]).meta({ description: "set on record, a magic number, or the default profile" }),
-  description: z.string().optional().meta({ description: "magic numbers: what they are for" }),
-}).meta({ id: "Contact" });
+export const contactView = contactTraits
+  .extend({
+    handle: z.string(),
+    source: z
+      .enum(["contact", "magic", "default"])
+      .meta({ description: "set on record, a magic number, or the default profile" }),
+    description: z.string().optional().meta({ description: "magic numbers: what they are for" }),
+  })
+  .meta({ id: "Contact" });
 /** A contact as the control API shows it. */
 export type ContactView = z.output<typeof contactView>;
 
@@ -87,13 +91,17 @@ export const simulateEditBody = z.strictObject({ message_id: z.string().max(64),
 export type SimulateEditInput = z.input<typeof simulateEditBody>;
 
 /** POST /sandbox/v1/messages/:id/fail. */
-export const simulateFailBody = z.strictObject({ error: z.string().min(1, "must not be empty").max(1_000).optional() }).optional();
+export const simulateFailBody = z
+  .strictObject({ error: z.string().min(1, "must not be empty").max(1_000).optional() })
+  .optional();
 
 /** POST /sandbox/v1/simulate/rename: a member renames a group (null removes the title). */
 export const simulateRenameBody = z.strictObject({
   conversation_id: z.string().max(64),
   title: groupTitle.nullable(),
-  from: handleField.optional().meta({ description: "the member who renames it; default: the first member who is a contact" }),
+  from: handleField
+    .optional()
+    .meta({ description: "the member who renames it; default: the first member who is a contact" }),
 });
 /** A member renames a group. */
 export type SimulateRenameInput = z.input<typeof simulateRenameBody>;

@@ -72,8 +72,18 @@ export class Api {
       payload = JSON.stringify(body);
     }
     const response = await fetch(path, { method, headers, body: payload });
-    const json = (await response.json().catch(() => ({}))) as { data?: T; has_more?: boolean; error?: string; message?: string };
-    if (!response.ok) throw new ApiError(response.status, json.error ?? "error", json.message ?? `${method} ${path} answered ${response.status}`);
+    const json = (await response.json().catch(() => ({}))) as {
+      data?: T;
+      has_more?: boolean;
+      error?: string;
+      message?: string;
+    };
+    if (!response.ok)
+      throw new ApiError(
+        response.status,
+        json.error ?? "error",
+        json.message ?? `${method} ${path} answered ${response.status}`,
+      );
     return json as { data: T; has_more?: boolean };
   }
 
@@ -100,26 +110,36 @@ export class Api {
     for (const file of files) form.append("file", file, file.name);
     return this.request<AttachmentResource[]>("POST", "/v1/attachments", form);
   };
-  reactions = (conversationId: string) => this.request<ReactionView[]>("GET", withQuery("/sandbox/v1/reactions", { conversation_id: conversationId }));
+  reactions = (conversationId: string) =>
+    this.request<ReactionView[]>("GET", withQuery("/sandbox/v1/reactions", { conversation_id: conversationId }));
 
   // --- The other side (control API) ---
   inbound = (input: InboundInput) => this.request<MessageResource>("POST", "/sandbox/v1/simulate/inbound", input);
   react = (input: { message_id: string; from: string; reaction: string; remove?: boolean }) =>
     this.request<MessageResource>("POST", "/sandbox/v1/simulate/reaction", input);
-  typing = (input: { from: string; to?: string; conversation_id?: string; typing: boolean }) => this.request<ChatResource>("POST", "/sandbox/v1/simulate/typing", input);
+  typing = (input: { from: string; to?: string; conversation_id?: string; typing: boolean }) =>
+    this.request<ChatResource>("POST", "/sandbox/v1/simulate/typing", input);
   renameAsContact = (conversationId: string, from: string, title: string | null) =>
     this.request<ChatResource>("POST", "/sandbox/v1/simulate/rename", { conversation_id: conversationId, from, title });
   /** What the contacts' phones show of the account in a thread: its typing bubble, when it last read. */
-  remote = (conversationId: string) => this.request<ChatRemoteView>("GET", `/sandbox/v1/chats/${enc(conversationId)}/remote`);
+  remote = (conversationId: string) =>
+    this.request<ChatRemoteView>("GET", `/sandbox/v1/chats/${enc(conversationId)}/remote`);
   /** The business types (or stops) and reads, as an app does (POST /v1/chats/:id/typing, /read). */
-  businessTyping = (conversationId: string, typing: boolean) => this.request<ChatResource>("POST", `/v1/chats/${enc(conversationId)}/typing`, { typing });
-  businessRead = (conversationId: string) => this.request<ChatResource>("POST", `/v1/chats/${enc(conversationId)}/read`);
-  createGroup = (input: { from_handle: string; addresses: string[]; message: string; title?: string }) => this.request<ChatResource>("POST", "/v1/chats", input);
-  editAsContact = (messageId: string, text: string) => this.request<MessageResource>("POST", "/sandbox/v1/simulate/edit", { message_id: messageId, text });
-  forward = (id: string, to: "delivered" | "read") => this.request<MessageResource>("POST", `/sandbox/v1/messages/${enc(id)}/${to}`);
-  fail = (id: string, error?: string) => this.request<MessageResource>("POST", `/sandbox/v1/messages/${enc(id)}/fail`, error ? { error } : {});
+  businessTyping = (conversationId: string, typing: boolean) =>
+    this.request<ChatResource>("POST", `/v1/chats/${enc(conversationId)}/typing`, { typing });
+  businessRead = (conversationId: string) =>
+    this.request<ChatResource>("POST", `/v1/chats/${enc(conversationId)}/read`);
+  createGroup = (input: { from_handle: string; addresses: string[]; message: string; title?: string }) =>
+    this.request<ChatResource>("POST", "/v1/chats", input);
+  editAsContact = (messageId: string, text: string) =>
+    this.request<MessageResource>("POST", "/sandbox/v1/simulate/edit", { message_id: messageId, text });
+  forward = (id: string, to: "delivered" | "read") =>
+    this.request<MessageResource>("POST", `/sandbox/v1/messages/${enc(id)}/${to}`);
+  fail = (id: string, error?: string) =>
+    this.request<MessageResource>("POST", `/sandbox/v1/messages/${enc(id)}/fail`, error ? { error } : {});
   contact = (handle: string) => this.request<ContactView>("GET", `/sandbox/v1/contacts/${enc(handle)}`);
-  setContact = (handle: string, traits: Partial<ContactTraits>) => this.request<ContactView>("PATCH", `/sandbox/v1/contacts/${enc(handle)}`, traits);
+  setContact = (handle: string, traits: Partial<ContactTraits>) =>
+    this.request<ContactView>("PATCH", `/sandbox/v1/contacts/${enc(handle)}`, traits);
   faults = (handle: string) => this.request<NumberFaults>("GET", `/sandbox/v1/numbers/${enc(handle)}/faults`);
   setFault = (handle: string, fault: FaultName, options: { count?: number; off?: boolean } = {}) =>
     this.request<NumberFaults>("POST", `/sandbox/v1/numbers/${enc(handle)}/faults`, { fault, ...options });
@@ -127,7 +147,8 @@ export class Api {
   // --- OTP (the OTP control routes, served on this host too) ---
   otpChallenges = () => this.request<OtpChallengeView[]>("GET", "/sandbox/v1/otp/challenges?limit=100");
   otpTexts = (phone: string) => this.list<OtpText>("/sandbox/v1/otp/texts", { phone, limit: 100 });
-  textChallenge = (id: string, input: ChallengeTextInput) => this.request<OtpTextResult>("POST", `/sandbox/v1/otp/challenges/${enc(id)}/texts`, input);
+  textChallenge = (id: string, input: ChallengeTextInput) =>
+    this.request<OtpTextResult>("POST", `/sandbox/v1/otp/challenges/${enc(id)}/texts`, input);
 
   // --- Webhooks and deliveries ---
   webhooks = () => this.list<WebhookResource>("/v1/webhooks", { limit: 100 });

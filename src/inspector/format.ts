@@ -1,20 +1,39 @@
 /** How the page writes times, durations, reactions and effects. */
 
-const time = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone: "UTC" });
-const dateTime = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone: "UTC" });
+const time = new Intl.DateTimeFormat(undefined, {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  timeZone: "UTC",
+});
+const dateTime = new Intl.DateTimeFormat(undefined, {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  timeZone: "UTC",
+});
 
 /** A sandbox timestamp as a time of day (UTC, like every sandbox timestamp). */
 export const timeOf = (iso: string | null | undefined) => (iso ? time.format(new Date(iso)) : "");
 
 /** A sandbox timestamp with its date (UTC). */
-export const dateTimeOf = (iso: string | number | null | undefined) => (iso === null || iso === undefined ? "" : `${dateTime.format(new Date(iso))} UTC`);
+export const dateTimeOf = (iso: string | number | null | undefined) =>
+  iso === null || iso === undefined ? "" : `${dateTime.format(new Date(iso))} UTC`;
 
 /** Milliseconds as people say them: 5 s, 1 m, 10 m 30 s, 4 h, 1 d 2 h. */
 export function durationOf(ms: number): string {
   if (ms < 1_000) return `${Math.max(0, Math.round(ms))} ms`;
   const parts: string[] = [];
   let seconds = Math.round(ms / 1_000);
-  for (const [unit, size] of [["d", 86_400], ["h", 3_600], ["m", 60], ["s", 1]] as const) {
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3_600],
+    ["m", 60],
+    ["s", 1],
+  ] as const) {
     if (seconds >= size) {
       parts.push(`${Math.floor(seconds / size)} ${unit}`);
       seconds %= size;
@@ -27,7 +46,14 @@ export function durationOf(ms: number): string {
 export const untilOf = (target: number, now: number) => (target > now ? `in ${durationOf(target - now)}` : "passed");
 
 /** The named reactions (spec 4.3) as the emoji phones draw them. */
-const NAMED_REACTIONS: Record<string, string> = { love: "❤️", like: "👍", dislike: "👎", laugh: "😂", emphasize: "‼️", question: "❓" };
+const NAMED_REACTIONS: Record<string, string> = {
+  love: "❤️",
+  like: "👍",
+  dislike: "👎",
+  laugh: "😂",
+  emphasize: "‼️",
+  question: "❓",
+};
 
 /** The reactions the page offers to send. */
 export const REACTION_CHOICES = Object.keys(NAMED_REACTIONS);
@@ -59,7 +85,14 @@ export const EFFECT_CHOICES = Object.entries(EFFECTS);
 export const effectName = (effect: string) => EFFECTS[effect] ?? effect;
 
 /** A channel's name as phones show it. */
-export const channelName = (channel: string | null) => (channel === "imessage" ? "iMessage" : channel === "sms" ? "SMS" : channel === "whatsapp" ? "WhatsApp" : "not sent yet");
+export const channelName = (channel: string | null) =>
+  channel === "imessage"
+    ? "iMessage"
+    : channel === "sms"
+      ? "SMS"
+      : channel === "whatsapp"
+        ? "WhatsApp"
+        : "not sent yet";
 
 /** Bytes as people read them. */
 export function sizeOf(bytes: number): string {
@@ -69,4 +102,5 @@ export function sizeOf(bytes: number): string {
 }
 
 /** Seconds of audio as a player shows them: 0:04, 12:30. */
-export const clockOf = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, "0")}`;
+export const clockOf = (seconds: number) =>
+  `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, "0")}`;

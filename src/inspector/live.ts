@@ -33,7 +33,10 @@ export function connectActivity(key: string, handlers: ActivityHandlers): () => 
     while (!closed) {
       controller = new AbortController();
       try {
-        const response = await fetch("/sandbox/v1/activity/stream", { headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
+        const response = await fetch("/sandbox/v1/activity/stream", {
+          headers: { authorization: `Bearer ${key}` },
+          signal: controller.signal,
+        });
         if (!response.ok || !response.body) throw new Error(`the activity stream answered ${response.status}`);
         handlers.connection(true);
         retryMs = 1_000;

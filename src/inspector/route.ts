@@ -13,7 +13,10 @@ const VIEWS: ViewName[] = ["phones", "events", "webhooks", "otp"];
 
 function parse(hash: string): PageRoute {
   const [view, id] = hash.replace(/^#\/?/, "").split("/");
-  return { view: VIEWS.includes(view as ViewName) ? (view as ViewName) : "phones", id: id ? decodeURIComponent(id) : null };
+  return {
+    view: VIEWS.includes(view as ViewName) ? (view as ViewName) : "phones",
+    id: id ? decodeURIComponent(id) : null,
+  };
 }
 
 /** The link of a view (and what it shows). */

@@ -76,7 +76,8 @@ const ACCOUNT_KEY = "msgctl-inspector-account";
 /** Keys pasted in this tab, by account name: accounts made on demand never show theirs again. */
 const PASTED_KEYS = "msgctl-inspector-keys";
 
-const pastedKeys = (): Record<string, string> => JSON.parse(sessionStorage.getItem(PASTED_KEYS) ?? "{}") as Record<string, string>;
+const pastedKeys = (): Record<string, string> =>
+  JSON.parse(sessionStorage.getItem(PASTED_KEYS) ?? "{}") as Record<string, string>;
 
 /**
  * Starts with `key`: lists the accounts, gives the key (and keys pasted before) to the accounts
@@ -96,10 +97,15 @@ export async function start(key: string | null, pasted = false): Promise<string 
     const api = new Api(key);
     const [listed, own] = await Promise.all([api.accounts(), api.numbers()]);
     // The key's account is the one with its numbers.
-    const mine = listed.find((account) => account.numbers.some((number) => own.some((o) => o.handle === number.handle)));
+    const mine = listed.find((account) =>
+      account.numbers.some((number) => own.some((o) => o.handle === number.handle)),
+    );
     const keys = pastedKeys();
     if (pasted && mine) sessionStorage.setItem(PASTED_KEYS, JSON.stringify({ ...keys, [mine.name]: key }));
-    const accounts = listed.map((account) => ({ ...account, api_key: account.api_key ?? (account === mine ? key : (keys[account.name] ?? null)) }));
+    const accounts = listed.map((account) => ({
+      ...account,
+      api_key: account.api_key ?? (account === mine ? key : (keys[account.name] ?? null)),
+    }));
     const usable = accounts.filter((account) => account.api_key);
     const remembered = pasted ? mine?.name : sessionStorage.getItem(ACCOUNT_KEY);
     const account = usable.find((a) => a.name === remembered) ?? usable.find((a) => a.api_key === key) ?? usable[0];
@@ -108,7 +114,11 @@ export async function start(key: string | null, pasted = false): Promise<string 
     await switchAccount(account);
     return null;
   } catch (error) {
-    return fail(error instanceof ApiError && error.status === 401 ? "That key is not one of this sandbox's." : `Cannot reach the sandbox: ${(error as Error).message}`);
+    return fail(
+      error instanceof ApiError && error.status === 401
+        ? "That key is not one of this sandbox's."
+        : `Cannot reach the sandbox: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -153,7 +163,12 @@ export async function switchAccount(account: AccountView): Promise<void> {
       update({ attempts: new Map(state.attempts).set(delivery.id, delivery) });
     },
     changed(change) {
-      update({ clock: change.clock, clockReadAt: performance.now(), revision: state.revision + 1, typing: withoutExpired(state.typing, Date.parse(change.clock.now)) });
+      update({
+        clock: change.clock,
+        clockReadAt: performance.now(),
+        revision: state.revision + 1,
+        typing: withoutExpired(state.typing, Date.parse(change.clock.now)),
+      });
     },
     connection(open) {
       // Back after a drop: what was missed is reloaded like any change.

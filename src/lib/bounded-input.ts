@@ -42,7 +42,8 @@ export function characterCount(text: string): number {
 }
 
 /** Whether a string has at most `max` characters; counted only when its UTF-16 length is over. */
-export const atMostCharacters = (text: string, max: number): boolean => text.length <= max || characterCount(text) <= max;
+export const atMostCharacters = (text: string, max: number): boolean =>
+  text.length <= max || characterCount(text) <= max;
 
 /** Input shown inside an error message, cut short: an error never echoes a huge value back. */
 export function clip(value: string, max = 60): string {
@@ -59,7 +60,8 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -83,19 +85,25 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 export function assertBoundedJson(value: unknown, path = ""): void {
   if (typeof value === "string") {
     if (!atMostCharacters(value, INPUT_LIMITS.jsonString)) {
-      throw invalidRequest(`${path || "body"}: longer than ${INPUT_LIMITS.jsonString} characters (no field takes more)`);
+      throw invalidRequest(
+        `${path || "body"}: longer than ${INPUT_LIMITS.jsonString} characters (no field takes more)`,
+      );
     }
     // JSON's \ud800 escapes can spell half a character, which UTF-8 (and so SQLite) cannot store:
     // it would come back as U+FFFD, a text changed with no edit.
-    if (LONE_SURROGATE.test(value)) throw invalidRequest(`${path || "body"}: is not valid Unicode (a \\u escape of half a surrogate pair)`);
+    if (LONE_SURROGATE.test(value))
+      throw invalidRequest(`${path || "body"}: is not valid Unicode (a \\u escape of half a surrogate pair)`);
   } else if (Array.isArray(value)) {
     value.forEach((item, i) => assertBoundedJson(item, pathOf(path, i)));
   } else if (value !== null && typeof value === "object") {
     for (const [key, item] of Object.entries(value)) {
       if (key.length > INPUT_LIMITS.jsonKey) {
-        throw invalidRequest(`${path || "body"}: has a field name longer than ${INPUT_LIMITS.jsonKey} characters ("${clip(key, 20)}")`);
+        throw invalidRequest(
+          `${path || "body"}: has a field name longer than ${INPUT_LIMITS.jsonKey} characters ("${clip(key, 20)}")`,
+        );
       }
-      if (LONE_SURROGATE.test(key)) throw invalidRequest(`${path || "body"}: has a field name that is not valid Unicode`);
+      if (LONE_SURROGATE.test(key))
+        throw invalidRequest(`${path || "body"}: has a field name that is not valid Unicode`);
       assertBoundedJson(item, pathOf(path, key));
     }
   }

@@ -11,7 +11,10 @@ const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
  */
 export function parseDuration(input: string, field?: string): number {
   const invalidRequest = (message: string) => invalid(field ? `${field}: ${message}` : message);
-  if (input.length > INPUT_LIMITS.duration) throw invalidRequest(`A duration is at most ${INPUT_LIMITS.duration} characters (forms like 500ms, 90s, 10m, 24h or 1h30m)`);
+  if (input.length > INPUT_LIMITS.duration)
+    throw invalidRequest(
+      `A duration is at most ${INPUT_LIMITS.duration} characters (forms like 500ms, 90s, 10m, 24h or 1h30m)`,
+    );
   const text = input.trim();
   if (/^\d+$/.test(text)) return Number(text);
   let total = 0;
@@ -32,7 +35,12 @@ export function formatDuration(ms: number): string {
   if (ms === 0) return "0s";
   const parts: string[] = [];
   let rest = ms;
-  for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["m", 60_000], ["s", 1_000]] as const) {
+  for (const [unit, size] of [
+    ["d", 86_400_000],
+    ["h", 3_600_000],
+    ["m", 60_000],
+    ["s", 1_000],
+  ] as const) {
     if (rest >= size) {
       parts.push(`${Math.floor(rest / size)}${unit}`);
       rest %= size;

@@ -7,7 +7,12 @@ export class EventBus<Topics extends object> {
   readonly #onListenerError: (error: unknown) => void;
 
   constructor(options: { onListenerError?: (error: unknown) => void } = {}) {
-    this.#onListenerError = options.onListenerError ?? ((error) => queueMicrotask(() => { throw error; }));
+    this.#onListenerError =
+      options.onListenerError ??
+      ((error) =>
+        queueMicrotask(() => {
+          throw error;
+        }));
   }
 
   /** Calls `listener` for every payload published on `topic` from now on; returns an unsubscribe function. */

@@ -19,7 +19,10 @@ const withArticle = (expected: string) => (/^[aeiou]/.test(expected) ? `an ${exp
  * gives itself take precedence over these.
  */
 export const plainIssues: z.core.$ZodErrorMap = (issue) => {
-  if (issue.code === "invalid_type") return issue.input === undefined ? "required" : `must be ${withArticle(issue.expected)}, not ${kindOf(issue.input)}`;
+  if (issue.code === "invalid_type")
+    return issue.input === undefined
+      ? "required"
+      : `must be ${withArticle(issue.expected)}, not ${kindOf(issue.input)}`;
   if (issue.code === "too_small" || issue.code === "too_big") return boundWords(issue);
   if (issue.code === "invalid_value") {
     const values = issue.values.map((value) => JSON.stringify(value));
@@ -34,8 +37,10 @@ function boundWords(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooSmall | z.core
   const bound = Number(small ? (issue as z.core.$ZodIssueTooSmall).minimum : (issue as z.core.$ZodIssueTooBig).maximum);
   const exact = issue.inclusive !== false;
   const side = small ? (exact ? "at least" : "more than") : exact ? "at most" : "less than";
-  if (issue.origin === "string") return small && bound === 1 && exact ? "must not be empty" : `must be ${side} ${bound} characters`;
-  if (issue.origin === "array" || issue.origin === "set") return small && bound === 1 && exact ? "must not be empty" : `must have ${side} ${bound} items`;
+  if (issue.origin === "string")
+    return small && bound === 1 && exact ? "must not be empty" : `must be ${side} ${bound} characters`;
+  if (issue.origin === "array" || issue.origin === "set")
+    return small && bound === 1 && exact ? "must not be empty" : `must have ${side} ${bound} items`;
   return `must be ${side} ${bound}`;
 }
 

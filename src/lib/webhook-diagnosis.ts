@@ -20,7 +20,10 @@ export interface SignatureDiagnosis {
 
 // Ways a body commonly changes between the wire and the verifier, most likely first.
 const BODY_VARIANTS: [string, (body: string) => string | undefined][] = [
-  ["a trailing newline was added (saving to a file, echo)", (body) => (/\r?\n$/.test(body) ? body.replace(/\r?\n$/, "") : undefined)],
+  [
+    "a trailing newline was added (saving to a file, echo)",
+    (body) => (/\r?\n$/.test(body) ? body.replace(/\r?\n$/, "") : undefined),
+  ],
   ["it was parsed and re-serialised (JSON.stringify)", (body) => reserialise(body, 0)],
   ["it was parsed and pretty-printed", (body) => reserialise(body, 2)],
   ["surrounding whitespace was changed", (body) => (body.trim() !== body ? body.trim() : undefined)],
@@ -39,10 +42,19 @@ function reserialise(body: string, indent: number): string | undefined {
  * signature is otherwise right, a body that no longer has the signed bytes, a secret missing or
  * carrying its `whsec_` prefix, or else a wrong secret. What `msgctl webhooks verify` prints.
  */
-export function diagnoseSignature(rawBody: string, header: string, secret: string, options: VerifyOptions = {}): SignatureDiagnosis {
+export function diagnoseSignature(
+  rawBody: string,
+  header: string,
+  secret: string,
+  options: VerifyOptions = {},
+): SignatureDiagnosis {
   const result = verifyWebhook(rawBody, header, secret, options);
   if (result.ok) {
-    return { result, cause: "verified", explanation: [`The signature verifies: signed at ${new Date(result.timestamp * 1000).toISOString()}.`] };
+    return {
+      result,
+      cause: "verified",
+      explanation: [`The signature verifies: signed at ${new Date(result.timestamp * 1000).toISOString()}.`],
+    };
   }
   const timeless = { ...options, toleranceSeconds: Number.POSITIVE_INFINITY };
   const verifies = (body: string, key: string) => verifyWebhook(body, header, key, timeless).ok;

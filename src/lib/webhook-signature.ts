@@ -49,7 +49,12 @@ export function parseSignatureHeader(header: string): ParsedSignature | undefine
 }
 
 /** Why a signature does not verify. */
-export type VerifyFailure = "missing_header" | "malformed_header" | "stale_timestamp" | "signature_mismatch" | "body_not_raw";
+export type VerifyFailure =
+  | "missing_header"
+  | "malformed_header"
+  | "stale_timestamp"
+  | "signature_mismatch"
+  | "body_not_raw";
 
 /** The outcome of verifyWebhook: `ok`, or the reason with a sentence for logs. */
 export type VerifyResult =
@@ -83,14 +88,19 @@ export function verifyWebhook(
     return {
       ok: false,
       reason: "body_not_raw",
-      message: "The body must be the raw request body (a string or Buffer), not parsed JSON: re-serialising changes the bytes that were signed",
+      message:
+        "The body must be the raw request body (a string or Buffer), not parsed JSON: re-serialising changes the bytes that were signed",
     };
   }
   const value = Array.isArray(header) ? header.join(",") : header;
   if (!value) return { ok: false, reason: "missing_header", message: `No ${SIGNATURE_HEADER} header on the request` };
   const parsed = parseSignatureHeader(value);
   if (!parsed) {
-    return { ok: false, reason: "malformed_header", message: `${SIGNATURE_HEADER} must look like t=<unix seconds>,v1=<64 hex characters>` };
+    return {
+      ok: false,
+      reason: "malformed_header",
+      message: `${SIGNATURE_HEADER} must look like t=<unix seconds>,v1=<64 hex characters>`,
+    };
   }
 
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
@@ -111,7 +121,8 @@ export function verifyWebhook(
     return {
       ok: false,
       reason: "signature_mismatch",
-      message: "No v1 signature matches: check the secret (the whole whsec_… string) and that the body is the raw, unparsed bytes",
+      message:
+        "No v1 signature matches: check the secret (the whole whsec_… string) and that the body is the raw, unparsed bytes",
       timestamp: parsed.timestamp,
     };
   }

@@ -38,7 +38,11 @@ export function loadFixtureFile(path: string): Fixture {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new AppError("invalid_request", 400, `${path}: cannot read the fixture (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new AppError(
+      "invalid_request",
+      400,
+      `${path}: cannot read the fixture (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   return parseFixtureText(text, path);
 }

@@ -16,7 +16,14 @@ export async function openApiDocumentOf(host: HostName): Promise<Record<string, 
   const db = await openDatabase(":memory:", { nativeBinding: sqliteAddon() });
   try {
     const clock = { mode: "manual" as const, now: () => 0 };
-    const ctx = createContext({ db, clock, ids: cryptoIds(), settings: defaultSettings, bus: createBus(), resolveHost: async () => [] });
+    const ctx = createContext({
+      db,
+      clock,
+      ids: cryptoIds(),
+      settings: defaultSettings,
+      bus: createBus(),
+      resolveHost: async () => [],
+    });
     const control = {} as SandboxControl; // never called: only /openapi.json is asked
     const options = { ctx, control, version: packageVersion() };
     const app = host === "otp" ? createOtpApp(options) : createMessagingApp(options);

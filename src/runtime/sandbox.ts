@@ -12,7 +12,14 @@ import {
   type DomainModule,
   type Settings,
 } from "../domain/core/index.js";
-import { createSandboxControl, isSeeded, parseFixture, seedFixture, type Fixture, type SandboxControl } from "../domain/sandbox/index.js";
+import {
+  createSandboxControl,
+  isSeeded,
+  parseFixture,
+  seedFixture,
+  type Fixture,
+  type SandboxControl,
+} from "../domain/sandbox/index.js";
 import { closeWebhookConnections } from "../domain/webhooks/index.js";
 import { invalidRequest } from "../lib/app-error.js";
 import type { ClockMode } from "../lib/clock.js";
@@ -94,8 +101,13 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   if (options.clock !== undefined && options.clock !== "manual" && options.clock !== "real") {
     throw invalidRequest(`clock: must be "manual" or "real" (got ${JSON.stringify(options.clock)})`);
   }
-  if (options.fixture !== undefined && (options.fixture === null || !["string", "object"].includes(typeof options.fixture))) {
-    throw invalidRequest(`fixture: must be a file path or a fixture object (got ${options.fixture === null ? "null" : typeof options.fixture})`);
+  if (
+    options.fixture !== undefined &&
+    (options.fixture === null || !["string", "object"].includes(typeof options.fixture))
+  ) {
+    throw invalidRequest(
+      `fixture: must be a file path or a fixture object (got ${options.fixture === null ? "null" : typeof options.fixture})`,
+    );
   }
   const settings = settingsWith(options.settings);
   const fixture: Fixture =
@@ -110,13 +122,18 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   if (options.listen !== false) await assertPortsFree(host, [options.port ?? 0, options.otpPort ?? 0]);
 
   // --- Store, clock, domain ---
-  const db = await openDatabase(options.db ?? ":memory:", { nativeBinding: sqliteAddon(), workerSqlite: isSingleBinary() ? binaryWorkerSqlite : undefined }).catch((error: Error) => {
+  const db = await openDatabase(options.db ?? ":memory:", {
+    nativeBinding: sqliteAddon(),
+    workerSqlite: isSingleBinary() ? binaryWorkerSqlite : undefined,
+  }).catch((error: Error) => {
     throw invalidRequest(`Cannot open the database ${options.db}: ${error.message}`);
   });
   const blobs = openBlobStore(options.db ?? ":memory:");
   const clock = openClock(db, options.clock ?? "manual", Date.now());
   const modules = options.modules ?? MODULES;
-  const bus = createBus((error) => logger.error("listener failed", { error: error instanceof Error ? error.stack : String(error) }));
+  const bus = createBus((error) =>
+    logger.error("listener failed", { error: error instanceof Error ? error.stack : String(error) }),
+  );
   const ctx = createContext({
     db,
     clock,
@@ -148,7 +165,8 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   });
 
   // --- Hosts ---
-  const onUnexpectedError = (error: unknown) => logger.error("unexpected error", { error: error instanceof Error ? error.stack : String(error) });
+  const onUnexpectedError = (error: unknown) =>
+    logger.error("unexpected error", { error: error instanceof Error ? error.stack : String(error) });
   const version = packageVersion();
   const messagingApp = createMessagingApp({ ctx, control, version, onUnexpectedError });
   const otpApp = createOtpApp({ ctx, control, version, onUnexpectedError });
@@ -180,7 +198,9 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     fixture,
     generatedKeys: seeded.flatMap((account) => [
       ...(account.generated.api_key ? [{ account: account.name, kind: "api_key" as const, key: account.api_key }] : []),
-      ...(account.generated.otp_api_key ? [{ account: account.name, kind: "otp_api_key" as const, key: account.otp_api_key }] : []),
+      ...(account.generated.otp_api_key
+        ? [{ account: account.name, kind: "otp_api_key" as const, key: account.otp_api_key }]
+        : []),
     ]),
     ctx,
     bus,

@@ -119,7 +119,11 @@ function extractArchive(archive: Buffer): string {
   const root = join(cacheRoot(), hash);
   if (existsSync(join(root, ".complete"))) return root;
   const indexLength = archive.readUInt32BE(0);
-  const index = JSON.parse(archive.subarray(4, 4 + indexLength).toString("utf8")) as { path: string; size: number; mode: number }[];
+  const index = JSON.parse(archive.subarray(4, 4 + indexLength).toString("utf8")) as {
+    path: string;
+    size: number;
+    mode: number;
+  }[];
   let offset = 4 + indexLength;
   const staging = `${root}.${process.pid}.partial`;
   for (const file of index) {

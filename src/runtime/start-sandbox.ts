@@ -26,7 +26,9 @@ export interface StartSandboxOptions {
 }
 
 /** What `waitForEvent` matches: payload fields that must be equal, or a predicate. */
-export type EventMatch<T extends EventType = EventType> = Partial<EventPayload<T>> | ((payload: EventPayload<T>) => boolean);
+export type EventMatch<T extends EventType = EventType> =
+  | Partial<EventPayload<T>>
+  | ((payload: EventPayload<T>) => boolean);
 
 /** A sandbox running inside the test process. */
 export interface StartedSandbox {
@@ -59,7 +61,10 @@ export interface StartedSandbox {
   /** Events emitted so far for the first account (or `account`), oldest first. */
   events(account?: string): EventView[];
   /** Resolves with the first event of `type` matching `match` (already emitted ones count). */
-  waitForEvent<T extends EventType>(type: T, options?: { match?: EventMatch<T>; timeoutMs?: number; account?: string }): Promise<EventView<T>>;
+  waitForEvent<T extends EventType>(
+    type: T,
+    options?: { match?: EventMatch<T>; timeoutMs?: number; account?: string },
+  ): Promise<EventView<T>>;
   /** Wipes all state and re-seeds from the fixture; the keys stay those of this handle. */
   reset(): Promise<void>;
   stop(): Promise<void>;
@@ -68,7 +73,8 @@ export interface StartedSandbox {
 function matcher<T extends EventType>(match: EventMatch<T> | undefined): (payload: EventPayload<T>) => boolean {
   if (!match) return () => true;
   if (typeof match === "function") return match;
-  return (payload) => Object.entries(match).every(([key, value]) => (payload as Record<string, unknown>)[key] === value);
+  return (payload) =>
+    Object.entries(match).every(([key, value]) => (payload as Record<string, unknown>)[key] === value);
 }
 
 /**
@@ -101,7 +107,12 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   const clientFor = (name: string) => {
     const account = sandbox.accounts.find((a) => a.name === name);
     if (!account) throw new Error(`No account named "${name}"`);
-    return createClient({ baseUrl: sandbox.baseUrl, otpUrl: sandbox.otpUrl, apiKey: account.api_key ?? undefined, otpApiKey: account.otp_api_key ?? undefined });
+    return createClient({
+      baseUrl: sandbox.baseUrl,
+      otpUrl: sandbox.otpUrl,
+      apiKey: account.api_key ?? undefined,
+      otpApiKey: account.otp_api_key ?? undefined,
+    });
   };
   const accountId = (name?: string) => {
     const all = allAccounts(sandbox.ctx);
@@ -120,7 +131,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     ...sandbox.fixture,
     accounts: sandbox.fixture.accounts.map((account) => {
       const seeded = accounts.find((a) => a.name === account.name);
-      return { ...account, api_key: account.api_key ?? seeded?.api_key ?? undefined, otp_api_key: account.otp_api_key ?? seeded?.otp_api_key ?? undefined };
+      return {
+        ...account,
+        api_key: account.api_key ?? seeded?.api_key ?? undefined,
+        otp_api_key: account.otp_api_key ?? seeded?.otp_api_key ?? undefined,
+      };
     }),
   };
   return {
@@ -144,10 +159,14 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       },
     },
     events: history,
-    async waitForEvent<T extends EventType>(type: T, { match, timeoutMs = 5_000, account }: { match?: EventMatch<T>; timeoutMs?: number; account?: string } = {}) {
+    async waitForEvent<T extends EventType>(
+      type: T,
+      { match, timeoutMs = 5_000, account }: { match?: EventMatch<T>; timeoutMs?: number; account?: string } = {},
+    ) {
       const wanted = matcher(match);
       const id = accountId(account);
-      const isWanted = (event: EventView): event is EventView<T> => event.type === type && wanted(event.payload as EventPayload<T>);
+      const isWanted = (event: EventView): event is EventView<T> =>
+        event.type === type && wanted(event.payload as EventPayload<T>);
       const found = history(account).find(isWanted);
       if (found) return found;
       return new Promise<EventView<T>>((resolve, reject) => {

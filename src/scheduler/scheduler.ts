@@ -1,6 +1,16 @@
 import type { BoundJobHandler, JobCompletion, JobRun } from "../domain/core/index.js";
 import type { Db } from "../store/database.js";
-import { deleteJob, listDueFreeJobs, listDueLanedJobs, markJobFailed, markJobRunning, nextDueAt, nextFreeDueAt, requeueRunningJobs, type JobRow } from "../store/jobs.js";
+import {
+  deleteJob,
+  listDueFreeJobs,
+  listDueLanedJobs,
+  markJobFailed,
+  markJobRunning,
+  nextDueAt,
+  nextFreeDueAt,
+  requeueRunningJobs,
+  type JobRow,
+} from "../store/jobs.js";
 import type { SchedulerClock } from "./clock.js";
 import { CompletionBatch } from "./completions.js";
 import { DueJobQueue } from "./due-jobs.js";
@@ -262,7 +272,9 @@ export class Scheduler {
     // A manual clock does not move while sleeping: anything due at or before now needs a wake-up.
     if (this.#clock.mode === "manual") return this.#sleep.sleep(MAX_SLEEP_MS, now + 1);
     // Laned jobs in flight are pending in the database, and a busy lane goes on when its job settles.
-    const next = this.#paused ? undefined : this.#lanes.nextDueAt((lane) => !this.#inFlight.isBusy(lane), nextFreeDueAt(this.#db));
+    const next = this.#paused
+      ? undefined
+      : this.#lanes.nextDueAt((lane) => !this.#inFlight.isBusy(lane), nextFreeDueAt(this.#db));
     const delay = next === undefined ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(0, next - now));
     return this.#sleep.sleep(delay, now + delay);
   }

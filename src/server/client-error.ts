@@ -5,7 +5,6 @@ import { clip } from "../lib/bounded-input.js";
 import { endAndDrain } from "./drain.js";
 import { newRequestId } from "./host-app.js";
 
-
 /** The answer to a request that never reached the app. */
 interface Refusal {
   status: number;
@@ -19,13 +18,21 @@ type ParseError = Error & { code?: string; reason?: string };
 function refusalOf(error: ParseError): Refusal {
   switch (error.code) {
     case "HPE_HEADER_OVERFLOW":
-      return { status: 431, code: "request_too_large", message: "The request line and headers are larger than the 16 KiB limit (a URL that long is refused too)" };
+      return {
+        status: 431,
+        code: "request_too_large",
+        message: "The request line and headers are larger than the 16 KiB limit (a URL that long is refused too)",
+      };
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
       return { status: 413, code: "payload_too_large", message: "The chunk extensions of the body are too large" };
     case "ERR_HTTP_REQUEST_TIMEOUT":
       return { status: 408, code: "request_timeout", message: "The request did not arrive in time" };
     default:
-      return { status: 400, code: "invalid_request", message: `Malformed HTTP request (${clip(error.reason ?? error.message, 100)})` };
+      return {
+        status: 400,
+        code: "invalid_request",
+        message: `Malformed HTTP request (${clip(error.reason ?? error.message, 100)})`,
+      };
   }
 }
 
@@ -73,7 +80,11 @@ export function answerProtocolErrors(server: Server): void {
   });
   // Node hands CONNECT to this event only (no listener: the socket is dropped); nothing here proxies.
   server.on("connect", (request: IncomingMessage, socket: Duplex) => {
-    const refusal: Refusal = { status: 405, code: "method_not_allowed", message: `CONNECT is not allowed on ${clip(request.url ?? "", 100)}` };
+    const refusal: Refusal = {
+      status: 405,
+      code: "method_not_allowed",
+      message: `CONNECT is not allowed on ${clip(request.url ?? "", 100)}`,
+    };
     answerAndDrain(socket, errorAnswer(refusal));
   });
 }

@@ -41,7 +41,12 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 };
 
 /** The JSON response every success and error goes through: the envelope and X-Request-Id. */
-function json(event: H3Event, status: number, body: Record<string, unknown>, headers?: Record<string, string>): Response {
+function json(
+  event: H3Event,
+  status: number,
+  body: Record<string, unknown>,
+  headers?: Record<string, string>,
+): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestIdOf(event), ...headers },
@@ -55,7 +60,12 @@ function toErrorResponse(error: unknown, event: H3Event, options: HostAppOptions
   if (isAppError(cause)) {
     // No `Connection: close` on a 413: node would close the socket while the client still writes
     // and reset it; the rest of the body is read and dropped instead (request-body.ts).
-    return json(event, cause.status, { error: cause.code, message: cause.message, request_id: requestId }, cause.headers && { ...cause.headers });
+    return json(
+      event,
+      cause.status,
+      { error: cause.code, message: cause.message, request_id: requestId },
+      cause.headers && { ...cause.headers },
+    );
   }
   if (HTTPError.isError(cause) && !cause.unhandled && cause.status < 500) {
     const status = cause.status;
@@ -67,10 +77,19 @@ function toErrorResponse(error: unknown, event: H3Event, options: HostAppOptions
       message = `${event.req.method} is not allowed on ${event.url.pathname}${allow ? ` (allowed: ${allow})` : ""}`;
       if (allow) headers.allow = allow;
     }
-    return json(event, status, { error: STATUS_CODES[status] ?? "invalid_request", message, request_id: requestId }, headers);
+    return json(
+      event,
+      status,
+      { error: STATUS_CODES[status] ?? "invalid_request", message, request_id: requestId },
+      headers,
+    );
   }
   options.onUnexpectedError?.(cause, event);
-  return json(event, 500, { error: "internal_error", message: "Unexpected error in msgctl; please report it with this request id", request_id: requestId });
+  return json(event, 500, {
+    error: "internal_error",
+    message: "Unexpected error in msgctl; please report it with this request id",
+    request_id: requestId,
+  });
 }
 
 /**
@@ -80,7 +99,9 @@ function toErrorResponse(error: unknown, event: H3Event, options: HostAppOptions
  * whole body before reading would get no answer at all.
  */
 function dropUnreadBody(event: H3Event): void {
-  const node = event.runtime?.node?.req as (NodeJS.ReadableStream & { complete: boolean; destroy(): void; socket: Duplex | null }) | undefined;
+  const node = event.runtime?.node?.req as
+    | (NodeJS.ReadableStream & { complete: boolean; destroy(): void; socket: Duplex | null })
+    | undefined;
   if (!node || node.complete) return;
   discardRest(node, 0);
   if (node.socket) drainBeforeClosing(node.socket);
@@ -92,9 +113,18 @@ function dropUnreadBody(event: H3Event): void {
  */
 function routeParams(event: H3Event): Record<string, string> {
   try {
-    return Object.fromEntries(Object.keys(event.context.params ?? {}).map((name) => [name, getRouterParam(event, name, { decode: true }) ?? ""]));
+    return Object.fromEntries(
+      Object.keys(event.context.params ?? {}).map((name) => [
+        name,
+        getRouterParam(event, name, { decode: true }) ?? "",
+      ]),
+    );
   } catch {
-    throw new AppError("not_found", 404, `Nothing at ${clip(event.url.pathname, 100)}: the path is not valid percent-encoding`);
+    throw new AppError(
+      "not_found",
+      404,
+      `Nothing at ${clip(event.url.pathname, 100)}: the path is not valid percent-encoding`,
+    );
   }
 }
 
@@ -158,7 +188,9 @@ function toReplyResponse(event: H3Event, reply: Reply): string {
  */
 function withHeadRoutes(routes: readonly Route[]): Route[] {
   const hasHead = new Set(routes.filter((route) => route.method === "HEAD").map((route) => route.path));
-  return routes.flatMap((route): Route[] => (route.method === "GET" && !hasHead.has(route.path) ? [route, { ...route, method: "HEAD" }] : [route]));
+  return routes.flatMap((route): Route[] =>
+    route.method === "GET" && !hasHead.has(route.path) ? [route, { ...route, method: "HEAD" }] : [route],
+  );
 }
 
 /**
@@ -182,7 +214,8 @@ export function createHostApp(options: HostAppOptions): H3 {
   for (const route of withHeadRoutes(options.routes)) {
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
     app.on(route.method, route.path, async (event) => {
-      const account = route.auth === false ? undefined : authenticate(ctx, event.req.headers.get("authorization"), options.keyKind);
+      const account =
+        route.auth === false ? undefined : authenticate(ctx, event.req.headers.get("authorization"), options.keyKind);
       const request = new HostRequest(event, options, account);
       const result = await route.handler(request);
       // Answer only once the writes are committed: what was acknowledged survives a crash.

@@ -48,7 +48,13 @@ export const messagingRoutes: Route[] = [
 ];
 
 /** Every route of the OTP host: spec 4.6 under /v1, the control API, health. */
-export const otpRoutes: Route[] = [...healthRoutes, ...controlRoutes, ...challengeRoutes, ...otpControlRoutes, ...otpChallengeListRoutes];
+export const otpRoutes: Route[] = [
+  ...healthRoutes,
+  ...controlRoutes,
+  ...challengeRoutes,
+  ...otpControlRoutes,
+  ...otpChallengeListRoutes,
+];
 
 /** What both hosts are built from. */
 export interface HostsOptions {

@@ -75,7 +75,11 @@ export function createInspectorFiles(): (name: string) => InspectorFile | undefi
     const body = read(name);
     if (!body) return undefined;
     let gzipped: Buffer | undefined;
-    const file: InspectorFile = { body, gzipped: () => (gzipped ??= gzipSync(body, { level: 9 })), contentType: CONTENT_TYPES[name.slice(name.lastIndexOf("."))] ?? "application/octet-stream" };
+    const file: InspectorFile = {
+      body,
+      gzipped: () => (gzipped ??= gzipSync(body, { level: 9 })),
+      contentType: CONTENT_TYPES[name.slice(name.lastIndexOf("."))] ?? "application/octet-stream",
+    };
     // Hashed names never change content; index.html is read afresh so a rebuild shows at once.
     if (name !== "index.html") cache.set(name, file);
     return file;

@@ -58,11 +58,19 @@ export async function* multipartParts(event: H3Event, maxParts: number): AsyncGe
   const type = event.req.headers.get("content-type") ?? "";
   // multipart/form-data without its boundary parameter is that type, malformed: 400 (below).
   if (!/^multipart\/form-data\s*(;|$)/i.test(type)) {
-    throw new AppError("unsupported_media_type", 415, `Content-Type must be multipart/form-data with file parts named "file" (got ${type.split(";")[0] || "none"})`);
+    throw new AppError(
+      "unsupported_media_type",
+      415,
+      `Content-Type must be multipart/form-data with file parts named "file" (got ${type.split(";")[0] || "none"})`,
+    );
   }
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { "content-type": type }, defParamCharset: "utf8", limits: { parts: maxParts, fieldSize: 64 * 1024 } });
+    parser = busboy({
+      headers: { "content-type": type },
+      defParamCharset: "utf8",
+      limits: { parts: maxParts, fieldSize: 64 * 1024 },
+    });
   } catch (error) {
     throw invalidRequest(`Content-Type: ${(error as Error).message}`);
   }
@@ -72,7 +80,9 @@ export async function* multipartParts(event: H3Event, maxParts: number): AsyncGe
     queue.push(item);
     wake?.();
   };
-  parser.on("file", (field, stream, info) => push({ field, filename: info.filename, stream: guarded(stream, "Malformed multipart body") }));
+  parser.on("file", (field, stream, info) =>
+    push({ field, filename: info.filename, stream: guarded(stream, "Malformed multipart body") }),
+  );
   parser.on("field", (field) => push({ field }));
   parser.on("partsLimit", () => push(invalidRequest(`file: at most ${maxParts} parts per request`)));
   parser.on("error", (error) => push(invalidRequest(`Malformed multipart body: ${(error as Error).message}`)));

@@ -11,15 +11,21 @@ import type { ResponseDoc, Route, RouteDoc } from "./route.js";
 /** Which host a document describes. */
 export type HostName = "messaging" | "otp";
 
-type Document = Record<string, unknown> & { components: { schemas: Record<string, JsonSchema> } & Record<string, unknown> };
+type Document = Record<string, unknown> & {
+  components: { schemas: Record<string, JsonSchema> } & Record<string, unknown>;
+};
 
-const HOSTS: Record<HostName, { title: string; description: string; scheme: string; keyDescription: string; port: number }> = {
+const HOSTS: Record<
+  HostName,
+  { title: string; description: string; scheme: string; keyDescription: string; port: number }
+> = {
   messaging: {
     title: "Messaging API (msgctl sandbox)",
     description:
       "Send and receive iMessage, SMS and WhatsApp from business numbers, with attachments, conversations, group chats and signed webhooks (spec sections 1-6), plus the sandbox's control API under /sandbox/v1.",
     scheme: "messagingKey",
-    keyDescription: "A messaging API key: `sk_live_…` or `sk_test_…` (spec section 5). An OTP key here is 401 unauthorized.",
+    keyDescription:
+      "A messaging API key: `sk_live_…` or `sk_test_…` (spec section 5). An OTP key here is 401 unauthorized.",
     port: 4010,
   },
   otp: {
@@ -61,7 +67,12 @@ function rewriteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rewriteRefs);
   if (value && typeof value === "object") {
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, key === "$ref" && typeof inner === "string" ? inner.replace("#/$defs/", "#/components/schemas/") : rewriteRefs(inner)]),
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        key === "$ref" && typeof inner === "string"
+          ? inner.replace("#/$defs/", "#/components/schemas/")
+          : rewriteRefs(inner),
+      ]),
     );
   }
   return value;
@@ -76,15 +87,31 @@ const operationId = (route: Route) =>
     .join("");
 
 function parameters(doc: RouteDoc, components: Record<string, JsonSchema>): JsonSchema[] {
-  const found: JsonSchema[] = Object.entries(doc.params ?? {}).map(([name, description]) => ({ name, in: "path", required: true, description, schema: { type: "string" } }));
+  const found: JsonSchema[] = Object.entries(doc.params ?? {}).map(([name, description]) => ({
+    name,
+    in: "path",
+    required: true,
+    description,
+    schema: { type: "string" },
+  }));
   if (doc.query) {
-    const query = convert(doc.query, "input", components) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const query = convert(doc.query, "input", components) as {
+      properties?: Record<string, JsonSchema>;
+      required?: string[];
+    };
     for (const [name, schema] of Object.entries(query.properties ?? {})) {
       const { description, ...rest } = schema;
-      found.push({ name, in: "query", required: query.required?.includes(name) ?? false, ...(description ? { description } : {}), schema: rest });
+      found.push({
+        name,
+        in: "query",
+        required: query.required?.includes(name) ?? false,
+        ...(description ? { description } : {}),
+        schema: rest,
+      });
     }
   }
-  for (const [name, description] of Object.entries(doc.headers ?? {})) found.push({ name, in: "header", required: false, description, schema: { type: "string" } });
+  for (const [name, description] of Object.entries(doc.headers ?? {}))
+    found.push({ name, in: "header", required: false, description, schema: { type: "string" } });
   return found;
 }
 
@@ -102,9 +129,27 @@ function successResponse(answer: ResponseDoc, components: Record<string, JsonSch
   }
   const data = answer.schema ? convert(answer.schema, "output", components) : {};
   const schema = answer.list
-    ? { type: "object", properties: { data: { type: "array", items: data }, has_more: { type: "boolean" }, request_id: { type: "string" } }, required: ["data", "has_more", "request_id"], additionalProperties: false }
-    : { type: "object", properties: { data, request_id: { type: "string" } }, required: ["data", "request_id"], additionalProperties: false };
-  return { description: answer.description, headers: { "X-Request-Id": { $ref: "#/components/headers/RequestId" } }, content: { "application/json": { schema } } };
+    ? {
+        type: "object",
+        properties: {
+          data: { type: "array", items: data },
+          has_more: { type: "boolean" },
+          request_id: { type: "string" },
+        },
+        required: ["data", "has_more", "request_id"],
+        additionalProperties: false,
+      }
+    : {
+        type: "object",
+        properties: { data, request_id: { type: "string" } },
+        required: ["data", "request_id"],
+        additionalProperties: false,
+      };
+  return {
+    description: answer.description,
+    headers: { "X-Request-Id": { $ref: "#/components/headers/RequestId" } },
+    content: { "application/json": { schema } },
+  };
 }
 
 function errorStatuses(route: Route): number[] {
@@ -123,10 +168,15 @@ function errorStatuses(route: Route): number[] {
 /** An error answer: the shared Error shape; where the route names its codes, `error` is one of them. */
 function errorResponse(status: number, codes: Record<string, string> | undefined): JsonSchema {
   const error = { $ref: "#/components/schemas/Error" };
-  const description = codes ? Object.entries(codes).map(([code, when]) => `${code}: ${when}`).join("; ") : (ERROR_TEXT[status] ?? "an error");
+  const description = codes
+    ? Object.entries(codes)
+        .map(([code, when]) => `${code}: ${when}`)
+        .join("; ")
+    : (ERROR_TEXT[status] ?? "an error");
   const schema = codes ? { allOf: [error, { properties: { error: { enum: Object.keys(codes) } } }] } : error;
   const headers: Record<string, JsonSchema> = { "X-Request-Id": { $ref: "#/components/headers/RequestId" } };
-  if (status === 429) headers["Retry-After"] = { description: "seconds to wait before trying again", schema: { type: "integer" } };
+  if (status === 429)
+    headers["Retry-After"] = { description: "seconds to wait before trying again", schema: { type: "integer" } };
   return { description, headers, content: { "application/json": { schema } } };
 }
 
@@ -134,23 +184,44 @@ function operation(route: Route, host: HostName, components: Record<string, Json
   const { doc } = route;
   const responses: Record<string, JsonSchema> = {};
   for (const [status, answer] of Object.entries(doc.responses)) responses[status] = successResponse(answer, components);
-  for (const status of errorStatuses(route)) responses[String(status)] = errorResponse(status, doc.errorCodes?.[status]);
+  for (const status of errorStatuses(route))
+    responses[String(status)] = errorResponse(status, doc.errorCodes?.[status]);
   const op: JsonSchema = { operationId: operationId(route), summary: doc.summary, tags: [doc.tag], responses };
   if (doc.description) op.description = doc.description;
   const params = parameters(doc, components);
   if (params.length > 0) op.parameters = params;
-  if (doc.body) op.requestBody = { required: !doc.bodyOptional, content: { "application/json": { schema: convert(doc.body, "input", components) } } };
+  if (doc.body)
+    op.requestBody = {
+      required: !doc.bodyOptional,
+      content: { "application/json": { schema: convert(doc.body, "input", components) } },
+    };
   if (doc.upload === "multipart") {
-    const files = { type: "array", items: { type: "string", format: "binary" }, minItems: 1, maxItems: 10, description: "one or more `file` parts" };
-    op.requestBody = { required: true, content: { "multipart/form-data": { schema: { type: "object", properties: { file: files }, required: ["file"] } } } };
+    const files = {
+      type: "array",
+      items: { type: "string", format: "binary" },
+      minItems: 1,
+      maxItems: 10,
+      description: "one or more `file` parts",
+    };
+    op.requestBody = {
+      required: true,
+      content: {
+        "multipart/form-data": { schema: { type: "object", properties: { file: files }, required: ["file"] } },
+      },
+    };
   }
-  if (doc.upload === "bytes") op.requestBody = { required: true, content: { "*/*": { schema: { type: "string", format: "binary" } } } };
+  if (doc.upload === "bytes")
+    op.requestBody = { required: true, content: { "*/*": { schema: { type: "string", format: "binary" } } } };
   op.security = route.auth === false ? [] : [{ [HOSTS[host].scheme]: [] }];
   return op;
 }
 
 /** The OpenAPI 3.1 document of one host's routes. */
-export function openApiDocument(host: HostName, routes: readonly Route[], options: { version: string; serverUrl?: string }): Document {
+export function openApiDocument(
+  host: HostName,
+  routes: readonly Route[],
+  options: { version: string; serverUrl?: string },
+): Document {
   const meta = HOSTS[host];
   const components: Record<string, JsonSchema> = { Error: convert(errorBody, "output", {}) };
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -160,7 +231,11 @@ export function openApiDocument(host: HostName, routes: readonly Route[], option
   }
   return {
     openapi: "3.1.0",
-    info: { title: meta.title, version: options.version, description: `${meta.description} Every GET operation also answers HEAD: its status and headers, no body.` },
+    info: {
+      title: meta.title,
+      version: options.version,
+      description: `${meta.description} Every GET operation also answers HEAD: its status and headers, no body.`,
+    },
     servers: [{ url: options.serverUrl ?? `http://127.0.0.1:${meta.port}` }],
     security: [{ [meta.scheme]: [] }],
     tags: [...new Set(routes.map((route) => route.doc.tag))].map((name) => ({ name })),
@@ -168,7 +243,9 @@ export function openApiDocument(host: HostName, routes: readonly Route[], option
     components: {
       schemas: components,
       securitySchemes: { [meta.scheme]: { type: "http", scheme: "bearer", description: meta.keyDescription } },
-      headers: { RequestId: { description: "The request id, also in the body's request_id", schema: { type: "string" } } },
+      headers: {
+        RequestId: { description: "The request id, also in the body's request_id", schema: { type: "string" } },
+      },
     },
   };
 }

@@ -64,7 +64,8 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<unkno
   // Decoding would turn bad bytes into U+FFFD: a text changed with no edit (as for lone surrogates).
   if (!isUtf8(bytes)) throw invalidRequest("body: not valid UTF-8");
   const text = bytes.toString("utf8");
-  if (nestsDeeperThan(text, INPUT_LIMITS.jsonDepth)) throw invalidRequest(`body: nested deeper than ${INPUT_LIMITS.jsonDepth} levels`);
+  if (nestsDeeperThan(text, INPUT_LIMITS.jsonDepth))
+    throw invalidRequest(`body: nested deeper than ${INPUT_LIMITS.jsonDepth} levels`);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -80,7 +81,10 @@ export async function readJsonBody(event: H3Event, limit: number): Promise<unkno
  * the socket before the 413 answer is written. Over the limit it rejects at once and drops the
  * rest of the body (`discardRest`) while the answer goes out.
  */
-function readNodeStream(stream: NodeJS.ReadableStream & { destroy(): void }, take: (chunk: Buffer) => void): Promise<void> {
+function readNodeStream(
+  stream: NodeJS.ReadableStream & { destroy(): void },
+  take: (chunk: Buffer) => void,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const cleanup = () => {
       stream.off("data", onData);

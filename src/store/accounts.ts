@@ -22,7 +22,14 @@ export function findKeyByHash(db: Db, keyHash: string) {
     db.q
       .selectFrom("api_keys")
       .innerJoin("accounts", "accounts.id", "api_keys.account_id")
-      .select(["api_keys.key_hash", "api_keys.kind", "accounts.id", "accounts.name", "accounts.app_name", "accounts.otp_suspended"])
+      .select([
+        "api_keys.key_hash",
+        "api_keys.kind",
+        "accounts.id",
+        "accounts.name",
+        "accounts.app_name",
+        "accounts.otp_suspended",
+      ])
       .where("api_keys.key_hash", "=", keyHash),
   );
 }

@@ -38,7 +38,18 @@ export function listAttachmentsOfMessage(db: Db, messageId: string): AttachmentR
  * Claims an uploaded, unclaimed attachment for a message: one conditional UPDATE, so of two sends
  * of one attachment exactly one changes the row. Answers whether this call claimed it.
  */
-export function claimAttachment(db: Db, accountId: string, id: string, claim: { message_id: string; position: number; is_voice_memo: number; duration_seconds: number | null; updated_at: number }): boolean {
+export function claimAttachment(
+  db: Db,
+  accountId: string,
+  id: string,
+  claim: {
+    message_id: string;
+    position: number;
+    is_voice_memo: number;
+    duration_seconds: number | null;
+    updated_at: number;
+  },
+): boolean {
   const result = db.run(
     db.q
       .updateTable("attachments")
@@ -61,5 +72,8 @@ export function updateAttachment(db: Db, id: string, changes: AttachmentChanges)
  * changes nothing. Answers whether this call landed it.
  */
 export function completeUpload(db: Db, id: string, changes: AttachmentChanges): boolean {
-  return db.run(db.q.updateTable("attachments").set(changes).where("id", "=", id).where("status", "=", "pending_upload")).changes === 1;
+  return (
+    db.run(db.q.updateTable("attachments").set(changes).where("id", "=", id).where("status", "=", "pending_upload"))
+      .changes === 1
+  );
 }

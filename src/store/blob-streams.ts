@@ -24,14 +24,17 @@ export function consume(source: Readable, take: (chunk: Buffer) => boolean | Pro
       if (kept === false) return stop(false);
       // An asynchronous take (a file write waiting for drain): hold the source meanwhile.
       source.pause();
-      busy = kept.then((ok) => {
-        if (!ok) stop(false);
-        else source.resume();
-        return ok;
-      }, (error) => {
-        onError(error as Error);
-        return false;
-      });
+      busy = kept.then(
+        (ok) => {
+          if (!ok) stop(false);
+          else source.resume();
+          return ok;
+        },
+        (error) => {
+          onError(error as Error);
+          return false;
+        },
+      );
     };
     const onEnd = () => void busy.then((ok) => ok && stop(true));
     const onError = (error: Error) => {

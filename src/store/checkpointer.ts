@@ -47,7 +47,13 @@ function checkpointLoop(load: NodeJS.Require): void {
   else {
     const module = { exports: {} as typeof Database };
     const wrapped = (load("node:module") as { wrap(source: string): string }).wrap(sqlite.source);
-    (load("node:vm") as typeof import("node:vm")).runInThisContext(wrapped)(module.exports, load, module, "better-sqlite3.cjs", ".");
+    (load("node:vm") as typeof import("node:vm")).runInThisContext(wrapped)(
+      module.exports,
+      load,
+      module,
+      "better-sqlite3.cjs",
+      ".",
+    );
     Database = module.exports;
     nativeBinding = sqlite.nativeBinding;
   }
@@ -147,7 +153,13 @@ export class Checkpointer {
   #start(): void {
     const sqlite = this.#sqlite ? this.#sqlite() : defaultSqlite();
     if (!sqlite) return;
-    const data: CheckpointerData = { path: this.#path, sqlite, state: this.#state.buffer as SharedArrayBuffer, intervalMs: INTERVAL_MS, restartFrames: RESTART_FRAMES };
+    const data: CheckpointerData = {
+      path: this.#path,
+      sqlite,
+      state: this.#state.buffer as SharedArrayBuffer,
+      intervalMs: INTERVAL_MS,
+      restartFrames: RESTART_FRAMES,
+    };
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: data });
     // It never keeps a process alive: stop() ends it, and so does the process.
     worker.unref();

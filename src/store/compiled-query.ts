@@ -57,7 +57,10 @@ export function compileOnce<A extends unknown[], R>(
   return (...args) => {
     compiled ??= prepare();
     const { base, slots, inOrder } = compiled;
-    const parameters = inOrder && args.length === slots.length ? args : slots.map((slot) => (typeof slot === "number" ? args[slot] : slot.value));
+    const parameters =
+      inOrder && args.length === slots.length
+        ? args
+        : slots.map((slot) => (typeof slot === "number" ? args[slot] : slot.value));
     return new BoundQuery(base, parameters);
   };
 }
@@ -68,5 +71,7 @@ export function compileOnce<A extends unknown[], R>(
  */
 export const allColumns =
   <T>() =>
-  <const C extends readonly (keyof T)[]>(columns: C & ([Exclude<keyof T, C[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, C[number]> })): C =>
+  <const C extends readonly (keyof T)[]>(
+    columns: C & ([Exclude<keyof T, C[number]>] extends [never] ? unknown : { missing: Exclude<keyof T, C[number]> }),
+  ): C =>
     columns;

@@ -22,7 +22,9 @@ export function upsertContact(db: Db, row: ContactsTable): void {
 }
 
 // Routing looks a contact up on every send and lifecycle job.
-const findContactQuery = compileOnce<[string], ContactsTable>((q, arg) => q.selectFrom("contacts").selectAll().where("handle", "=", arg(0)));
+const findContactQuery = compileOnce<[string], ContactsTable>((q, arg) =>
+  q.selectFrom("contacts").selectAll().where("handle", "=", arg(0)),
+);
 
 /** A contact by handle. */
 export function findContact(db: Db, handle: string): ContactsTable | undefined {

@@ -62,12 +62,27 @@ export function findConversationOfNumber(db: Db, groupId: string, fromHandle: st
 
 // A send to a new contact starts a thread: compiled once, like the send's other writes (bench/README.md).
 const CONVERSATION_COLUMNS = allColumns<ConversationsTable>()([
-  "id", "account_id", "from_handle", "remote_handle", "service", "is_group", "title", "channel", "inbound_at",
-  "last_message_at", "created_at", "updated_at", "group_id", "typing_until", "last_read_at",
+  "id",
+  "account_id",
+  "from_handle",
+  "remote_handle",
+  "service",
+  "is_group",
+  "title",
+  "channel",
+  "inbound_at",
+  "last_message_at",
+  "created_at",
+  "updated_at",
+  "group_id",
+  "typing_until",
+  "last_read_at",
 ]);
 
 const insertQuery = compileOnce<unknown[], unknown>((q, arg) =>
-  q.insertInto("conversations").values(Object.fromEntries(CONVERSATION_COLUMNS.map((column, i) => [column, arg(i)])) as ConversationsTable),
+  q
+    .insertInto("conversations")
+    .values(Object.fromEntries(CONVERSATION_COLUMNS.map((column, i) => [column, arg(i)])) as ConversationsTable),
 );
 
 const insertParticipant = compileOnce<[string, string, number], unknown>((q, arg) =>
@@ -81,7 +96,10 @@ export function insertConversation(db: Db, row: ConversationsTable, participants
 }
 
 const touch = compileOnce<[number, number, string], unknown>((q, arg) =>
-  q.updateTable("conversations").set({ last_message_at: arg(0), updated_at: arg(1) }).where("id", "=", arg(2)),
+  q
+    .updateTable("conversations")
+    .set({ last_message_at: arg(0), updated_at: arg(1) })
+    .where("id", "=", arg(2)),
 );
 
 /** Records a new newest message in a thread. */
@@ -90,7 +108,10 @@ export function touchConversation(db: Db, id: string, lastMessageAt: number): vo
 }
 
 const channelUpdate = compileOnce<[string, string], unknown>((q, arg) =>
-  q.updateTable("conversations").set({ channel: arg(0) }).where("id", "=", arg(1)),
+  q
+    .updateTable("conversations")
+    .set({ channel: arg(0) })
+    .where("id", "=", arg(1)),
 );
 
 /** Records the channel a thread's latest message went over. */
@@ -113,7 +134,15 @@ export function isParticipant(db: Db, conversationId: string, handle: string): b
 
 /** The columns a Chat resource shows (domain/conversations/chats.ts): a page reads no more. */
 const CHAT_COLUMNS = [
-  "id", "from_handle", "remote_handle", "is_group", "title", "group_id", "last_message_at", "created_at", "updated_at",
+  "id",
+  "from_handle",
+  "remote_handle",
+  "is_group",
+  "title",
+  "group_id",
+  "last_message_at",
+  "created_at",
+  "updated_at",
 ] as const satisfies readonly (keyof ConversationsTable)[];
 
 /** A conversation row with the columns its Chat resource shows. */
@@ -130,7 +159,11 @@ const chatPage = compileOnce<[string, number, number], ChatViewRow>((q, arg) =>
 );
 
 /** The account's conversations, newest activity first, before a last_message_at cursor. */
-export function listConversationRows(db: Db, accountId: string, options: { before?: number; limit: number }): ChatViewRow[] {
+export function listConversationRows(
+  db: Db,
+  accountId: string,
+  options: { before?: number; limit: number },
+): ChatViewRow[] {
   // Without a cursor, before everything: one SQL for both.
   return db.all(chatPage(accountId, options.before ?? Number.MAX_SAFE_INTEGER, options.limit));
 }
@@ -152,7 +185,10 @@ export function hasInboundFrom(db: Db, accountId: string, numberHandle: string, 
 }
 
 const inboundMark = compileOnce<[string, number, string], unknown>((q, arg) =>
-  q.updateTable("conversations").set({ channel: arg(0), inbound_at: (eb) => eb.fn.coalesce("inbound_at", eb.val(arg(1))) }).where("id", "=", arg(2)),
+  q
+    .updateTable("conversations")
+    .set({ channel: arg(0), inbound_at: (eb) => eb.fn.coalesce("inbound_at", eb.val(arg(1))) })
+    .where("id", "=", arg(2)),
 );
 
 /** Records an inbound message in its thread: its channel, and the first inbound time. */

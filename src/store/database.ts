@@ -97,7 +97,10 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
   const inMemory = path === ":memory:";
   if (!inMemory) mkdirSync(dirname(path), { recursive: true });
   // The typings say string, but better-sqlite3 takes the loaded addon object too (its database.js).
-  const raw = new BetterSqlite3(path, options.nativeBinding ? { nativeBinding: options.nativeBinding as unknown as string } : {});
+  const raw = new BetterSqlite3(
+    path,
+    options.nativeBinding ? { nativeBinding: options.nativeBinding as unknown as string } : {},
+  );
   if (!inMemory) raw.pragma("journal_mode = WAL");
   raw.pragma("synchronous = NORMAL");
   raw.pragma("foreign_keys = ON");
@@ -113,7 +116,12 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
   return createDb(raw, q, inMemory, checkpointer);
 }
 
-function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: boolean, checkpointer: Checkpointer | undefined): Db {
+function createDb(
+  raw: BetterSqlite3.Database,
+  q: Kysely<Database>,
+  inMemory: boolean,
+  checkpointer: Checkpointer | undefined,
+): Db {
   const prepare = statementCache(raw);
   // better-sqlite3 binds no booleans; SQLite stores them as 0/1 anyway.
   const params = (values: readonly unknown[]) => {
@@ -189,7 +197,9 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
 
   const userTables = () =>
     raw
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'")
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'",
+      )
       .pluck()
       .all() as string[];
 
@@ -287,7 +297,8 @@ function createDb(raw: BetterSqlite3.Database, q: Kysely<Database>, inMemory: bo
       );
     },
     deleteWhere(table, column, value) {
-      return raw.prepare(`DELETE FROM "${table.replace(/"/g, "")}" WHERE "${column.replace(/"/g, "")}" = ?`).run(value).changes;
+      return raw.prepare(`DELETE FROM "${table.replace(/"/g, "")}" WHERE "${column.replace(/"/g, "")}" = ?`).run(value)
+        .changes;
     },
     close() {
       if (!raw.open) return;

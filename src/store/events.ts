@@ -42,6 +42,17 @@ export function findEvent(db: Db, id: string): EventRow | undefined {
 }
 
 /** The payloads of one account's events of one type, oldest first, with when each was written. */
-export function listEventPayloadsOfType(db: Db, accountId: string, type: string): { payload: string; created_at: number }[] {
-  return db.all(db.q.selectFrom("events").select(["payload", "created_at"]).where("account_id", "=", accountId).where("type", "=", type).orderBy("seq"));
+export function listEventPayloadsOfType(
+  db: Db,
+  accountId: string,
+  type: string,
+): { payload: string; created_at: number }[] {
+  return db.all(
+    db.q
+      .selectFrom("events")
+      .select(["payload", "created_at"])
+      .where("account_id", "=", accountId)
+      .where("type", "=", type)
+      .orderBy("seq"),
+  );
 }

@@ -14,7 +14,9 @@ export function insertGroupMessage(db: Db, row: GroupMessagesTable): void {
   db.run(db.q.insertInto("group_messages").values(row));
 }
 
-const byMessage = compileOnce<[string], GroupMessageRow>((q, arg) => q.selectFrom("group_messages").selectAll().where("message_id", "=", arg(0)));
+const byMessage = compileOnce<[string], GroupMessageRow>((q, arg) =>
+  q.selectFrom("group_messages").selectAll().where("message_id", "=", arg(0)),
+);
 
 /** The group link of a message; undefined for one-to-one messages (the lifecycle asks on every step). */
 export function findGroupMessage(db: Db, messageId: string): GroupMessageRow | undefined {
@@ -24,7 +26,14 @@ export function findGroupMessage(db: Db, messageId: string): GroupMessageRow | u
 /** The ids of every copy of a group message (the original included), oldest first. */
 export function listCopyIds(db: Db, originId: string): string[] {
   return db
-    .all(db.q.selectFrom("group_messages").select("message_id").where("origin_id", "=", originId).orderBy("created_at").orderBy("message_id"))
+    .all(
+      db.q
+        .selectFrom("group_messages")
+        .select("message_id")
+        .where("origin_id", "=", originId)
+        .orderBy("created_at")
+        .orderBy("message_id"),
+    )
     .map((row) => row.message_id);
 }
 
@@ -32,7 +41,11 @@ export function listCopyIds(db: Db, originId: string): string[] {
 export function insertReceipts(db: Db, messageId: string, handles: readonly string[]): void {
   db.run(db.q.deleteFrom("group_receipts").where("message_id", "=", messageId));
   handles.forEach((handle, i) => {
-    db.run(db.q.insertInto("group_receipts").values({ message_id: messageId, handle, position: i + 1, delivered_at: null, read_at: null }));
+    db.run(
+      db.q
+        .insertInto("group_receipts")
+        .values({ message_id: messageId, handle, position: i + 1, delivered_at: null, read_at: null }),
+    );
   });
 }
 
@@ -55,6 +68,13 @@ export function findReceipt(db: Db, messageId: string, handle: string): GroupRec
 }
 
 /** Records a member's receipt changes. */
-export function updateReceipt(db: Db, messageId: string, handle: string, changes: Partial<Pick<GroupReceiptsTable, "delivered_at" | "read_at">>): void {
-  db.run(db.q.updateTable("group_receipts").set(changes).where("message_id", "=", messageId).where("handle", "=", handle));
+export function updateReceipt(
+  db: Db,
+  messageId: string,
+  handle: string,
+  changes: Partial<Pick<GroupReceiptsTable, "delivered_at" | "read_at">>,
+): void {
+  db.run(
+    db.q.updateTable("group_receipts").set(changes).where("message_id", "=", messageId).where("handle", "=", handle),
+  );
 }

@@ -11,11 +11,17 @@ export type GroupRow = Selectable<ChatGroupsTable>;
 export function insertGroup(db: Db, row: ChatGroupsTable, members: readonly string[]): void {
   db.run(db.q.insertInto("chat_groups").values(row));
   members.forEach((handle, i) => {
-    db.run(db.q.insertInto("chat_group_members").values({ group_id: row.id, handle, position: i + 1, created_at: row.created_at }));
+    db.run(
+      db.q
+        .insertInto("chat_group_members")
+        .values({ group_id: row.id, handle, position: i + 1, created_at: row.created_at }),
+    );
   });
 }
 
-const byId = compileOnce<[string], GroupRow>((q, arg) => q.selectFrom("chat_groups").selectAll().where("id", "=", arg(0)));
+const byId = compileOnce<[string], GroupRow>((q, arg) =>
+  q.selectFrom("chat_groups").selectAll().where("id", "=", arg(0)),
+);
 
 /** A group by id. */
 export function findGroup(db: Db, id: string): GroupRow | undefined {
@@ -33,8 +39,18 @@ export function setGroupTitle(db: Db, id: string, title: string | null): void {
  * millisecond or more ahead of the clock.
  */
 export function touchGroup(db: Db, id: string, at: number): void {
-  db.run(db.q.updateTable("chat_groups").set({ updated_at: sql<number>`max(updated_at, ${at})` }).where("id", "=", id));
-  db.run(db.q.updateTable("conversations").set({ updated_at: sql<number>`max(updated_at, ${at})` }).where("group_id", "=", id));
+  db.run(
+    db.q
+      .updateTable("chat_groups")
+      .set({ updated_at: sql<number>`max(updated_at, ${at})` })
+      .where("id", "=", id),
+  );
+  db.run(
+    db.q
+      .updateTable("conversations")
+      .set({ updated_at: sql<number>`max(updated_at, ${at})` })
+      .where("group_id", "=", id),
+  );
 }
 
 const members = compileOnce<[string], { handle: string }>((q, arg) =>
@@ -49,9 +65,16 @@ export function listGroupMembers(db: Db, groupId: string): string[] {
 /** Adds a member at the end of the joining order. */
 export function insertGroupMember(db: Db, groupId: string, handle: string, at: number): void {
   const last = db.first(
-    db.q.selectFrom("chat_group_members").select((eb) => eb.fn.max("position").as("last")).where("group_id", "=", groupId),
+    db.q
+      .selectFrom("chat_group_members")
+      .select((eb) => eb.fn.max("position").as("last"))
+      .where("group_id", "=", groupId),
   );
-  db.run(db.q.insertInto("chat_group_members").values({ group_id: groupId, handle, position: (last?.last ?? 0) + 1, created_at: at }));
+  db.run(
+    db.q
+      .insertInto("chat_group_members")
+      .values({ group_id: groupId, handle, position: (last?.last ?? 0) + 1, created_at: at }),
+  );
 }
 
 /** Removes a member. */

@@ -86,20 +86,39 @@ const laneJobsQuery = compileOnce<[string, number, number], JobRow>((q, arg) =>
 );
 
 const nextFreeDueQuery = compileOnce<[], Pick<JobRow, "due_at">>((q) =>
-  q.selectFrom("jobs").select("due_at").where("status", "=", "pending").where("lane", "is", null).orderBy("due_at").orderBy("id").limit(sql.lit(1)),
+  q
+    .selectFrom("jobs")
+    .select("due_at")
+    .where("status", "=", "pending")
+    .where("lane", "is", null)
+    .orderBy("due_at")
+    .orderBy("id")
+    .limit(sql.lit(1)),
 );
 
 const nextLanedDueQuery = compileOnce<[], Pick<JobRow, "due_at">>((q) =>
-  q.selectFrom("jobs").select("due_at").where("status", "=", "pending").where("lane", "is not", null).orderBy("due_at").orderBy("id").limit(sql.lit(1)),
+  q
+    .selectFrom("jobs")
+    .select("due_at")
+    .where("status", "=", "pending")
+    .where("lane", "is not", null)
+    .orderBy("due_at")
+    .orderBy("id")
+    .limit(sql.lit(1)),
 );
 
 const markRunningQuery = compileOnce<[number], unknown>((q, arg) =>
-  q.updateTable("jobs").set((eb) => ({ status: "running", attempts: eb("attempts", "+", 1) })).where("id", "=", arg(0)),
+  q
+    .updateTable("jobs")
+    .set((eb) => ({ status: "running", attempts: eb("attempts", "+", 1) }))
+    .where("id", "=", arg(0)),
 );
 
 /** Persists a pending job; returns its id. */
 export function insertJob(db: Db, job: NewJob): number {
-  return db.run(insertJobQuery(job.kind, JSON.stringify(job.payload ?? null), job.due_at, job.lane ?? null, job.created_at)).lastInsertRowid;
+  return db.run(
+    insertJobQuery(job.kind, JSON.stringify(job.payload ?? null), job.due_at, job.lane ?? null, job.created_at),
+  ).lastInsertRowid;
 }
 
 /** Pending jobs without a lane due at or before `at`, in due order (ties in scheduling order), DUE_BATCH at most. */
@@ -123,7 +142,9 @@ export function listLaneJobs(db: Db, lane: string, after: JobCursor = FIRST_JOB)
 
 /** The lanes that have pending jobs. */
 export function listPendingLanes(db: Db): string[] {
-  const rows = db.all(db.q.selectFrom("jobs").select("lane").distinct().where("status", "=", "pending").where("lane", "is not", null));
+  const rows = db.all(
+    db.q.selectFrom("jobs").select("lane").distinct().where("status", "=", "pending").where("lane", "is not", null),
+  );
   return rows.map((row) => row.lane as string);
 }
 

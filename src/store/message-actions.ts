@@ -22,7 +22,9 @@ export function updateMessageAction(db: Db, id: string, changes: Updateable<Mess
 
 /** A message's actions, oldest first. */
 export function listMessageActions(db: Db, messageId: string): MessageActionRow[] {
-  return db.all(db.q.selectFrom("message_actions").selectAll().where("message_id", "=", messageId).orderBy("created_at"));
+  return db.all(
+    db.q.selectFrom("message_actions").selectAll().where("message_id", "=", messageId).orderBy("created_at"),
+  );
 }
 
 /** The reactions sent through the API that landed on a thread's messages, oldest first. */

@@ -10,10 +10,34 @@ export type MessageRow = Selectable<MessagesTable>;
 export type MessageChanges = Updateable<MessagesTable>;
 
 const COLUMNS = allColumns<MessagesTable>()([
-  "id", "account_id", "conversation_id", "direction", "status", "channel", "number_handle", "remote_handle",
-  "requested_channel", "text", "effect", "reply_to", "error", "metadata", "has_attachments", "voice_memo",
-  "media_quality", "attempts", "first_attempt_at", "backoff_ms", "next_attempt_at", "generation", "sent_at",
-  "delivered_at", "read_at", "edited_at", "created_at", "updated_at",
+  "id",
+  "account_id",
+  "conversation_id",
+  "direction",
+  "status",
+  "channel",
+  "number_handle",
+  "remote_handle",
+  "requested_channel",
+  "text",
+  "effect",
+  "reply_to",
+  "error",
+  "metadata",
+  "has_attachments",
+  "voice_memo",
+  "media_quality",
+  "attempts",
+  "first_attempt_at",
+  "backoff_ms",
+  "next_attempt_at",
+  "generation",
+  "sent_at",
+  "delivered_at",
+  "read_at",
+  "edited_at",
+  "created_at",
+  "updated_at",
 ]);
 
 const insertQuery = compileOnce<unknown[], unknown>((q, arg) =>
@@ -25,7 +49,9 @@ export function insertMessage(db: Db, row: MessagesTable): void {
   db.run(insertQuery(...COLUMNS.map((column) => row[column])));
 }
 
-const byId = compileOnce<[string], MessageRow>((q, arg) => q.selectFrom("messages").selectAll().where("id", "=", arg(0)));
+const byId = compileOnce<[string], MessageRow>((q, arg) =>
+  q.selectFrom("messages").selectAll().where("id", "=", arg(0)),
+);
 
 /** A message by id, whichever account owns it (jobs). */
 export function findMessageById(db: Db, id: string): MessageRow | undefined {
@@ -48,8 +74,18 @@ export function updateMessage(db: Db, id: string, changes: MessageChanges): void
 
 /** The columns the status lifecycle moves. */
 const LIFECYCLE = [
-  "status", "channel", "error", "attempts", "first_attempt_at", "backoff_ms", "next_attempt_at", "generation",
-  "sent_at", "delivered_at", "read_at", "updated_at",
+  "status",
+  "channel",
+  "error",
+  "attempts",
+  "first_attempt_at",
+  "backoff_ms",
+  "next_attempt_at",
+  "generation",
+  "sent_at",
+  "delivered_at",
+  "read_at",
+  "updated_at",
 ] as const satisfies readonly (keyof MessagesTable)[];
 
 /** A column the status lifecycle moves. */
@@ -72,8 +108,22 @@ export function saveLifecycle(db: Db, row: MessageRow): void {
  * retry bookkeeping, which halves SQLite's work per row (bench/README.md, a million messages).
  */
 const VIEW_COLUMNS = [
-  "id", "conversation_id", "direction", "status", "channel", "text", "effect", "reply_to", "error", "metadata",
-  "has_attachments", "sent_at", "delivered_at", "read_at", "edited_at", "created_at",
+  "id",
+  "conversation_id",
+  "direction",
+  "status",
+  "channel",
+  "text",
+  "effect",
+  "reply_to",
+  "error",
+  "metadata",
+  "has_attachments",
+  "sent_at",
+  "delivered_at",
+  "read_at",
+  "edited_at",
+  "created_at",
 ] as const satisfies readonly (keyof MessagesTable)[];
 
 /** A message row with the columns its resource shows. */
@@ -91,14 +141,31 @@ const pageColumns = (q: Kysely<Database>) =>
   q
     .selectFrom("messages")
     .select(VIEW_COLUMNS)
-    .select((eb) => eb.exists(eb.selectFrom("group_messages").select("group_messages.message_id").whereRef("group_messages.message_id", "=", "messages.id")).as("in_group"));
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom("group_messages")
+            .select("group_messages.message_id")
+            .whereRef("group_messages.message_id", "=", "messages.id"),
+        )
+        .as("in_group"),
+    );
 
 const pageOfAccount = compileOnce<[string, number, number], MessagePageRow>((q, arg) =>
-  pageColumns(q).where("account_id", "=", arg(0)).where("created_at", "<", arg(1)).orderBy("created_at", "desc").limit(arg(2)),
+  pageColumns(q)
+    .where("account_id", "=", arg(0))
+    .where("created_at", "<", arg(1))
+    .orderBy("created_at", "desc")
+    .limit(arg(2)),
 );
 
 const pageOfConversation = compileOnce<[string, number, number], MessagePageRow>((q, arg) =>
-  pageColumns(q).where("conversation_id", "=", arg(0)).where("created_at", "<", arg(1)).orderBy("created_at", "desc").limit(arg(2)),
+  pageColumns(q)
+    .where("conversation_id", "=", arg(0))
+    .where("created_at", "<", arg(1))
+    .orderBy("created_at", "desc")
+    .limit(arg(2)),
 );
 
 /** The account's messages, newest first, optionally in one conversation and before a created_at. */
@@ -108,5 +175,9 @@ export function listMessageRows(
   options: { conversationId?: string; before?: number; limit: number },
 ): MessagePageRow[] {
   const before = options.before ?? NO_CURSOR;
-  return db.all(options.conversationId ? pageOfConversation(options.conversationId, before, options.limit) : pageOfAccount(accountId, before, options.limit));
+  return db.all(
+    options.conversationId
+      ? pageOfConversation(options.conversationId, before, options.limit)
+      : pageOfAccount(accountId, before, options.limit),
+  );
 }

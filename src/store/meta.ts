@@ -7,5 +7,10 @@ export function readMeta(db: Db, key: string): string | undefined {
 
 /** Sets a value of the meta table. */
 export function writeMeta(db: Db, key: string, value: string): void {
-  db.run(db.q.insertInto("meta").values({ key, value }).onConflict((oc) => oc.column("key").doUpdateSet({ value })));
+  db.run(
+    db.q
+      .insertInto("meta")
+      .values({ key, value })
+      .onConflict((oc) => oc.column("key").doUpdateSet({ value })),
+  );
 }

@@ -18,7 +18,12 @@ export function findNumberFaults(db: Db, handle: string): NumberFaultsRow | unde
 /** Creates or replaces a number's fault row. */
 export function saveNumberFaults(db: Db, row: NumberFaultsTable): void {
   const { handle: _handle, ...changes } = row;
-  db.run(db.q.insertInto("number_faults").values(row).onConflict((oc) => oc.column("handle").doUpdateSet(changes)));
+  db.run(
+    db.q
+      .insertInto("number_faults")
+      .values(row)
+      .onConflict((oc) => oc.column("handle").doUpdateSet(changes)),
+  );
 }
 
 /** Every number with a fault row. */

@@ -20,7 +20,9 @@ export function findChallenge(db: Db, id: string): ChallengeRow | undefined {
 
 /** The account's challenge with this id. */
 export function findAccountChallenge(db: Db, accountId: string, id: string): ChallengeRow | undefined {
-  return db.first(db.q.selectFrom("otp_challenges").selectAll().where("id", "=", id).where("account_id", "=", accountId));
+  return db.first(
+    db.q.selectFrom("otp_challenges").selectAll().where("id", "=", id).where("account_id", "=", accountId),
+  );
 }
 
 /** Applies changes to a challenge. */
@@ -30,7 +32,14 @@ export function updateChallenge(db: Db, id: string, changes: Updateable<OtpChall
 
 /** Every challenge for a phone, of any account, newest first. */
 export function listPhoneChallenges(db: Db, phone: string): ChallengeRow[] {
-  return db.all(db.q.selectFrom("otp_challenges").selectAll().where("phone", "=", phone).orderBy("created_at", "desc").orderBy("id"));
+  return db.all(
+    db.q
+      .selectFrom("otp_challenges")
+      .selectAll()
+      .where("phone", "=", phone)
+      .orderBy("created_at", "desc")
+      .orderBy("id"),
+  );
 }
 
 /** The codes of a phone's challenges that may still be verified or consumed (not past expires_at). */
@@ -63,7 +72,16 @@ export function challengeTimesSince(db: Db, scope: ChallengeScope, since: number
 
 /** True when the account has created a challenge for this phone (its OTP threads are visible). */
 export function accountHasChallengedPhone(db: Db, accountId: string, phone: string): boolean {
-  return db.first(db.q.selectFrom("otp_challenges").select("id").where("account_id", "=", accountId).where("phone", "=", phone).limit(1)) !== undefined;
+  return (
+    db.first(
+      db.q
+        .selectFrom("otp_challenges")
+        .select("id")
+        .where("account_id", "=", accountId)
+        .where("phone", "=", phone)
+        .limit(1),
+    ) !== undefined
+  );
 }
 
 /** Inserts a text of an OTP thread. */
@@ -75,7 +93,11 @@ export function insertOtpText(db: Db, row: OtpTextsTable): void {
  * Texts of the phones the account has created challenges for, newest first, optionally one
  * phone's and before a created_at.
  */
-export function listOtpTextRows(db: Db, accountId: string, options: { phone?: string; before?: number; limit: number }): OtpTextRow[] {
+export function listOtpTextRows(
+  db: Db,
+  accountId: string,
+  options: { phone?: string; before?: number; limit: number },
+): OtpTextRow[] {
   let query = db.q
     .selectFrom("otp_texts")
     .selectAll()
@@ -88,6 +110,12 @@ export function listOtpTextRows(db: Db, accountId: string, options: { phone?: st
 /** The account's challenges, newest first (ties in one millisecond by insertion order). */
 export function listAccountChallenges(db: Db, accountId: string, limit: number): ChallengeRow[] {
   return db.all(
-    db.q.selectFrom("otp_challenges").selectAll().where("account_id", "=", accountId).orderBy("created_at", "desc").orderBy(sql`rowid`, "desc").limit(limit),
+    db.q
+      .selectFrom("otp_challenges")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .orderBy("created_at", "desc")
+      .orderBy(sql`rowid`, "desc")
+      .limit(limit),
   );
 }

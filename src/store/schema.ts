@@ -13,4 +13,10 @@ export type * from "./tables/otp.js";
 export type * from "./tables/attachments.js";
 
 /** Every table, as kysely sees it. */
-export interface Database extends FoundationTables, MessagingTables, WebhookTables, ConversationTables, OtpTables, AttachmentTables {}
+export interface Database
+  extends FoundationTables,
+    MessagingTables,
+    WebhookTables,
+    ConversationTables,
+    OtpTables,
+    AttachmentTables {}

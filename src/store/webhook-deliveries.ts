@@ -12,11 +12,23 @@ export type DeliveryStatus = WebhookDeliveriesTable["status"];
 
 // Every event's fan-out and every attempt read and write these: compiled once (bench/README.md).
 const DELIVERY_COLUMNS = allColumns<WebhookDeliveriesTable>()([
-  "id", "account_id", "webhook_id", "event_id", "event_type", "status", "attempt_count", "next_attempt_at", "job_id", "created_at", "updated_at",
+  "id",
+  "account_id",
+  "webhook_id",
+  "event_id",
+  "event_type",
+  "status",
+  "attempt_count",
+  "next_attempt_at",
+  "job_id",
+  "created_at",
+  "updated_at",
 ]);
 
 const insertQuery = compileOnce<unknown[], unknown>((q, arg) =>
-  q.insertInto("webhook_deliveries").values(Object.fromEntries(DELIVERY_COLUMNS.map((column, i) => [column, arg(i)])) as WebhookDeliveriesTable),
+  q
+    .insertInto("webhook_deliveries")
+    .values(Object.fromEntries(DELIVERY_COLUMNS.map((column, i) => [column, arg(i)])) as WebhookDeliveriesTable),
 );
 
 /** Inserts a delivery. */
@@ -24,7 +36,9 @@ export function insertDelivery(db: Db, row: WebhookDeliveriesTable): void {
   db.run(insertQuery(...DELIVERY_COLUMNS.map((column) => row[column])));
 }
 
-const byId = compileOnce<[string], DeliveryRow>((q, arg) => q.selectFrom("webhook_deliveries").selectAll().where("id", "=", arg(0)));
+const byId = compileOnce<[string], DeliveryRow>((q, arg) =>
+  q.selectFrom("webhook_deliveries").selectAll().where("id", "=", arg(0)),
+);
 
 /** A delivery by id, whichever account owns it. */
 export function findDelivery(db: Db, id: string): DeliveryRow | undefined {
@@ -35,7 +49,13 @@ const byIdWithAttempts = compileOnce<[string], DeliveryRow & { attempts_made: nu
   q
     .selectFrom("webhook_deliveries as d")
     .selectAll("d")
-    .select((eb) => eb.selectFrom("webhook_attempts as a").select(eb.fn.countAll<number>().as("n")).whereRef("a.delivery_id", "=", "d.id").as("attempts_made"))
+    .select((eb) =>
+      eb
+        .selectFrom("webhook_attempts as a")
+        .select(eb.fn.countAll<number>().as("n"))
+        .whereRef("a.delivery_id", "=", "d.id")
+        .as("attempts_made"),
+    )
     .where("d.id", "=", arg(0)),
 );
 
@@ -64,7 +84,18 @@ const attemptWorkQuery = compileOnce<[string], AttemptWork>((q, arg) =>
     .selectFrom("webhook_deliveries as d")
     .innerJoin("webhooks as w", "w.id", "d.webhook_id")
     .leftJoin("events as e", "e.id", "d.event_id")
-    .select(["d.status", "d.attempt_count", "d.account_id", "d.webhook_id", "d.event_id", "w.url", "w.secret", "w.enabled", "w.deleted_at", "e.payload"])
+    .select([
+      "d.status",
+      "d.attempt_count",
+      "d.account_id",
+      "d.webhook_id",
+      "d.event_id",
+      "w.url",
+      "w.secret",
+      "w.enabled",
+      "w.deleted_at",
+      "e.payload",
+    ])
     .where("d.id", "=", arg(0)),
 );
 
@@ -111,23 +142,51 @@ export function listDeliveryRows(db: Db, accountId: string, filter: DeliveryFilt
 /** An endpoint's deliveries still waiting for an attempt. */
 export function listPendingDeliveries(db: Db, webhookId: string): DeliveryRow[] {
   return db.all(
-    db.q.selectFrom("webhook_deliveries").selectAll().where("webhook_id", "=", webhookId).where("status", "=", "pending"),
+    db.q
+      .selectFrom("webhook_deliveries")
+      .selectAll()
+      .where("webhook_id", "=", webhookId)
+      .where("status", "=", "pending"),
   );
 }
 
-const insertAttemptQuery = compileOnce<[string, number, number, number | null, string | null, number, number, string | null], unknown>((q, arg) =>
-  q
-    .insertInto("webhook_attempts")
-    .values({ delivery_id: arg(0), n: arg(1), at: arg(2), status_code: arg(3), error: arg(4), duration_ms: arg(5), resend: arg(6), signature: arg(7) }),
+const insertAttemptQuery = compileOnce<
+  [string, number, number, number | null, string | null, number, number, string | null],
+  unknown
+>((q, arg) =>
+  q.insertInto("webhook_attempts").values({
+    delivery_id: arg(0),
+    n: arg(1),
+    at: arg(2),
+    status_code: arg(3),
+    error: arg(4),
+    duration_ms: arg(5),
+    resend: arg(6),
+    signature: arg(7),
+  }),
 );
 
 /** Records one attempt. */
 export function insertAttempt(db: Db, row: WebhookAttemptsTable): void {
-  db.run(insertAttemptQuery(row.delivery_id, row.n, row.at, row.status_code, row.error, row.duration_ms, row.resend, row.signature ?? null));
+  db.run(
+    insertAttemptQuery(
+      row.delivery_id,
+      row.n,
+      row.at,
+      row.status_code,
+      row.error,
+      row.duration_ms,
+      row.resend,
+      row.signature ?? null,
+    ),
+  );
 }
 
 const countAttemptsQuery = compileOnce<[string], { count: number }>((q, arg) =>
-  q.selectFrom("webhook_attempts").select((eb) => eb.fn.countAll<number>().as("count")).where("delivery_id", "=", arg(0)),
+  q
+    .selectFrom("webhook_attempts")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("delivery_id", "=", arg(0)),
 );
 
 /** How many attempts a delivery has recorded, ladder and resends together. */
@@ -139,6 +198,11 @@ export function countAttempts(db: Db, deliveryId: string): number {
 export function listAttempts(db: Db, deliveryIds: readonly string[]): AttemptRow[] {
   if (deliveryIds.length === 0) return [];
   return db.all(
-    db.q.selectFrom("webhook_attempts").selectAll().where("delivery_id", "in", deliveryIds).orderBy("delivery_id").orderBy("n"),
+    db.q
+      .selectFrom("webhook_attempts")
+      .selectAll()
+      .where("delivery_id", "in", deliveryIds)
+      .orderBy("delivery_id")
+      .orderBy("n"),
   );
 }

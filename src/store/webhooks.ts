@@ -14,7 +14,12 @@ export function insertWebhook(db: Db, row: WebhooksTable): void {
 /** The account's live (not deleted) endpoint with this id. */
 export function findLiveWebhook(db: Db, accountId: string, id: string): WebhookRow | undefined {
   return db.first(
-    db.q.selectFrom("webhooks").selectAll().where("id", "=", id).where("account_id", "=", accountId).where("deleted_at", "is", null),
+    db.q
+      .selectFrom("webhooks")
+      .selectAll()
+      .where("id", "=", id)
+      .where("account_id", "=", accountId)
+      .where("deleted_at", "is", null),
   );
 }
 
@@ -29,7 +34,11 @@ export function listLiveWebhooks(
   accountId: string,
   options: { limit?: number; before?: number; excludeId?: string } = {},
 ): WebhookRow[] {
-  let query = db.q.selectFrom("webhooks").selectAll().where("account_id", "=", accountId).where("deleted_at", "is", null);
+  let query = db.q
+    .selectFrom("webhooks")
+    .selectAll()
+    .where("account_id", "=", accountId)
+    .where("deleted_at", "is", null);
   if (options.before !== undefined) query = query.where("created_at", "<", options.before);
   if (options.excludeId !== undefined) query = query.where("id", "!=", options.excludeId);
   query = query.orderBy("created_at", "desc");

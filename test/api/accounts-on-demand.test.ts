@@ -10,7 +10,12 @@ import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 async function create(t: TestSandbox, body: unknown = {}) {
   const res = await t.api("POST", "/sandbox/v1/accounts", { body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data as { name: string; api_key: string; otp_api_key: string; numbers: { handle: string; channels: string[] }[] };
+  return res.body.data as {
+    name: string;
+    api_key: string;
+    otp_api_key: string;
+    numbers: { handle: string; channels: string[] }[];
+  };
 }
 
 describe("POST /sandbox/v1/accounts", () => {
@@ -27,7 +32,9 @@ describe("POST /sandbox/v1/accounts", () => {
     });
     const numbers = await t.api("GET", "/v1/numbers", { key: account.api_key });
     expect(numbers.body.data.map((n: { handle: string }) => n.handle)).toEqual(["+16285550100"]);
-    const listed = (await t.api("GET", "/sandbox/v1/accounts")).body.data.find((a: { name: string }) => a.name === account.name);
+    const listed = (await t.api("GET", "/sandbox/v1/accounts")).body.data.find(
+      (a: { name: string }) => a.name === account.name,
+    );
     expect(listed).toMatchObject({ name: account.name, api_key: null, otp_api_key: null });
   });
 
@@ -38,7 +45,11 @@ describe("POST /sandbox/v1/accounts", () => {
       otp_api_key: "otp_live_worker_one_000000000",
       numbers: [{ handle: "+14155550150", channels: ["imessage", "sms", "whatsapp"] }],
     });
-    expect(account).toMatchObject({ name: "worker-1", api_key: "sk_test_worker_one_0000000000", numbers: [{ handle: "+14155550150", whatsapp_api: "linked" }] });
+    expect(account).toMatchObject({
+      name: "worker-1",
+      api_key: "sk_test_worker_one_0000000000",
+      numbers: [{ handle: "+14155550150", whatsapp_api: "linked" }],
+    });
   });
 
   it("hands out further pool numbers, skipping those in use", async () => {
@@ -51,9 +62,15 @@ describe("POST /sandbox/v1/accounts", () => {
   it.each([
     [{ name: "Acme" }, 'name: an account named "Acme" exists already'],
     [{ api_key: "sk_test_acme_0000000000000000" }, "api_key: that key belongs to another account"],
-    [{ numbers: [{ handle: "+14155550101", channels: ["sms"] }] }, "numbers[0].handle: +14155550101 belongs to another account"],
+    [
+      { numbers: [{ handle: "+14155550101", channels: ["sms"] }] },
+      "numbers[0].handle: +14155550101 belongs to another account",
+    ],
     [{ number_count: 21 }, "number_count"],
-    [{ numbers: [{ handle: "+14155550177", channels: ["sms"] }], number_count: 2 }, "number_count: give numbers or number_count, not both"],
+    [
+      { numbers: [{ handle: "+14155550177", channels: ["sms"] }], number_count: 2 },
+      "number_count: give numbers or number_count, not both",
+    ],
     [{ name: "" }, "name"],
     [{ api_key: "otp_live_wrong_kind_00000000" }, "api_key"],
     [{ numbers: [{ handle: "+15550000000", channels: ["sms"] }] }, "numbers.0.handle"],
@@ -77,22 +94,34 @@ describe("accounts on demand are isolated from each other", () => {
     const a = await create(t);
     const b = await create(t);
     const sendAs = (key: string, from: string) =>
-      t.api("POST", "/v1/messages", { key, body: { from_handle: from, to: "+14155550191", text: "hi" }, headers: { "idempotency-key": "same-key" } });
+      t.api("POST", "/v1/messages", {
+        key,
+        body: { from_handle: from, to: "+14155550191", text: "hi" },
+        headers: { "idempotency-key": "same-key" },
+      });
     const fromA = await sendAs(a.api_key, a.numbers[0]!.handle);
     const fromB = await sendAs(b.api_key, b.numbers[0]!.handle);
     expect([fromA.status, fromB.status]).toEqual([202, 202]);
     expect(fromA.body.data.id).not.toBe(fromB.body.data.id);
     // Neither sees the other's message, even with the other's id, nor sends from its number.
-    expect((await t.api("GET", "/v1/messages", { key: a.api_key })).body.data.map((m: { id: string }) => m.id)).toEqual([fromA.body.data.id]);
+    expect((await t.api("GET", "/v1/messages", { key: a.api_key })).body.data.map((m: { id: string }) => m.id)).toEqual(
+      [fromA.body.data.id],
+    );
     expect((await t.api("GET", `/v1/messages/${fromB.body.data.id}`, { key: a.api_key })).status).toBe(404);
-    const foreign = await t.api("POST", "/v1/messages", { key: a.api_key, body: { from_handle: b.numbers[0]!.handle, to: "+14155550191", text: "x" } });
+    const foreign = await t.api("POST", "/v1/messages", {
+      key: a.api_key,
+      body: { from_handle: b.numbers[0]!.handle, to: "+14155550191", text: "x" },
+    });
     expect(foreign.body.error).toBe("invalid_from_handle");
 
     await t.api("POST", "/v1/webhooks", { key: a.api_key, body: { url: "http://127.0.0.1:9/a" } });
     expect((await t.api("GET", "/v1/webhooks", { key: b.api_key })).body.data).toEqual([]);
 
     await t.advance(1_000);
-    const eventsOf = async (key: string) => (await t.api("GET", "/sandbox/v1/events?limit=100", { key })).body.data.map((e: { payload: { message_id: string } }) => e.payload.message_id);
+    const eventsOf = async (key: string) =>
+      (await t.api("GET", "/sandbox/v1/events?limit=100", { key })).body.data.map(
+        (e: { payload: { message_id: string } }) => e.payload.message_id,
+      );
     expect(new Set(await eventsOf(a.api_key))).toEqual(new Set([fromA.body.data.id]));
     expect(new Set(await eventsOf(b.api_key))).toEqual(new Set([fromB.body.data.id]));
   });
@@ -104,14 +133,29 @@ describe("DELETE /sandbox/v1/accounts/:name", () => {
 
   it("removes the account and all its data; its keys stop working and its numbers return to the pool", async () => {
     const account = await create(t);
-    const sent = await t.api("POST", "/v1/messages", { key: account.api_key, body: { from_handle: account.numbers[0]!.handle, to: "+14155550191", text: "bye" } });
+    const sent = await t.api("POST", "/v1/messages", {
+      key: account.api_key,
+      body: { from_handle: account.numbers[0]!.handle, to: "+14155550191", text: "bye" },
+    });
     await t.api("POST", "/v1/webhooks", { key: account.api_key, body: { url: "http://127.0.0.1:9/a" } });
     await t.advance(3_000);
 
     const db = t.sandbox.db;
     const id = db.first(db.q.selectFrom("accounts").select("id").where("name", "=", account.name))?.id as string;
     const rowsOfAccount = () =>
-      db.tablesWithColumn("account_id").reduce((sum, table) => sum + Number(db.first(db.q.selectFrom(table as "messages").select((eb) => eb.fn.countAll().as("n")).where("account_id", "=", id))?.n ?? 0), 0);
+      db.tablesWithColumn("account_id").reduce(
+        (sum, table) =>
+          sum +
+          Number(
+            db.first(
+              db.q
+                .selectFrom(table as "messages")
+                .select((eb) => eb.fn.countAll().as("n"))
+                .where("account_id", "=", id),
+            )?.n ?? 0,
+          ),
+        0,
+      );
     expect(rowsOfAccount()).toBeGreaterThan(5);
 
     const res = await t.api("DELETE", `/sandbox/v1/accounts/${account.name}`);

@@ -6,8 +6,17 @@ import { useSandbox } from "../helpers/sandbox.js";
 
 const fixture = {
   accounts: [
-    { name: "Acme", api_key: "sk_test_acme_0000000000000000", otp_api_key: "otp_live_acme_000000000000000", numbers: [{ handle: "+14155550101", channels: ["imessage", "sms"], label: "main" }] },
-    { name: "Globex", api_key: "sk_live_globex_00000000000000", numbers: [{ handle: "+14155550111", channels: ["sms"], label: "alerts" }] },
+    {
+      name: "Acme",
+      api_key: "sk_test_acme_0000000000000000",
+      otp_api_key: "otp_live_acme_000000000000000",
+      numbers: [{ handle: "+14155550101", channels: ["imessage", "sms"], label: "main" }],
+    },
+    {
+      name: "Globex",
+      api_key: "sk_live_globex_00000000000000",
+      numbers: [{ handle: "+14155550111", channels: ["sms"], label: "alerts" }],
+    },
   ],
 };
 

@@ -21,8 +21,22 @@ let files: Record<Kind, { name: string; bytes: Uint8Array }>;
 beforeAll(async () => {
   const sharp = (await import("sharp")).default;
   // Noise does not compress: this PNG is far over every cap.
-  const noisy = await sharp({ create: { width: 320, height: 240, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 60 } } }).png().toBuffer();
-  const small = await sharp({ create: { width: 40, height: 30, channels: 4, background: { r: 200, g: 20, b: 20, alpha: 0.5 } } }).png().toBuffer();
+  const noisy = await sharp({
+    create: {
+      width: 320,
+      height: 240,
+      channels: 3,
+      background: "#808080",
+      noise: { type: "gaussian", mean: 128, sigma: 60 },
+    },
+  })
+    .png()
+    .toBuffer();
+  const small = await sharp({
+    create: { width: 40, height: 30, channels: 4, background: { r: 200, g: 20, b: 20, alpha: 0.5 } },
+  })
+    .png()
+    .toBuffer();
   files = {
     "small image": { name: "small.png", bytes: small },
     "large image": { name: "large.png", bytes: noisy },
@@ -36,7 +50,12 @@ beforeAll(async () => {
 /** Sends one file on a channel with a quality; answers the message after its first attempt. */
 async function sendFile(t: TestSandbox, kind: Kind, channel: Channel, quality: "fit" | "original") {
   const [attachment] = await upload(t, files[kind]);
-  const sent = await send(t, { ...ROUTES[channel], text: null, attachment_ids: [attachment.id], media_quality: quality });
+  const sent = await send(t, {
+    ...ROUTES[channel],
+    text: null,
+    attachment_ids: [attachment.id],
+    media_quality: quality,
+  });
   await t.advance(200);
   return message(t, sent.id);
 }
@@ -46,11 +65,15 @@ function expected(kind: Kind, channel: Channel, quality: "fit" | "original"): { 
   if (kind === "small image") return { decision: "unchanged", status: "sent" };
   const applied = channel === "whatsapp" ? "fit" : quality;
   if (applied === "original" || kind === "large pdf") return { decision: "rejected", status: "failed" };
-  return kind === "large image" ? { decision: "transcoded", status: "sent" } : { decision: "transcode_simulated", status: "sent" };
+  return kind === "large image"
+    ? { decision: "transcoded", status: "sent" }
+    : { decision: "transcode_simulated", status: "sent" };
 }
 
 const CASES = (["small image", "large image", "large video", "large pdf"] as Kind[]).flatMap((kind) =>
-  (["imessage", "sms", "whatsapp"] as Channel[]).flatMap((channel) => (["fit", "original"] as const).map((quality) => [kind, channel, quality] as const)),
+  (["imessage", "sms", "whatsapp"] as Channel[]).flatMap((channel) =>
+    (["fit", "original"] as const).map((quality) => [kind, channel, quality] as const),
+  ),
 );
 
 describe("media caps × media_quality × channel (SANDBOX.md section 5)", () => {
@@ -76,7 +99,11 @@ describe("media caps × media_quality × channel (SANDBOX.md section 5)", () => 
     if (want.status === "failed") {
       expect(m.channel).toBeNull();
       expect(m.error).toBe(attachment.delivery.error);
-      expect(m.error).toMatch(quality === "original" && channel !== "whatsapp" ? /media_quality is original/ : /only images and video are transcoded/);
+      expect(m.error).toMatch(
+        quality === "original" && channel !== "whatsapp"
+          ? /media_quality is original/
+          : /only images and video are transcoded/,
+      );
       const failed = (await events(t, m.id)).find((e) => e.type === "message.failed");
       expect(failed).toMatchObject({ error: m.error, status: "failed" });
       return;
@@ -87,7 +114,10 @@ describe("media caps × media_quality × channel (SANDBOX.md section 5)", () => 
     } else if (want.decision === "transcode_simulated") {
       // No copy is made: the URL serves the upload; the simulated size is recorded.
       expect(attachment).toMatchObject({ size_bytes: original, mime_type: "video/mp4", filename: "clip.mp4" });
-      expect(attachment.delivery).toMatchObject({ transcoder: null, delivered_size_bytes: Math.floor(CAPS[channel] * 0.9) });
+      expect(attachment.delivery).toMatchObject({
+        transcoder: null,
+        delivered_size_bytes: Math.floor(CAPS[channel] * 0.9),
+      });
     } else {
       // The delivered copy is a real, smaller, valid image, and it is what the URL serves.
       expect(attachment).toMatchObject({ mime_type: "image/jpeg", filename: "large.jpg" });
@@ -140,7 +170,9 @@ describe("media caps: when and how they are decided", () => {
     await t.advance(200);
     const after = await message(t, sent.id);
     expect(after.status).toBe("failed");
-    expect(after.error).toMatch(/^Attachment report\.pdf \(application\/pdf, 58\.6 KiB\) is over the SMS\/MMS media cap of 9\.8 KiB/);
+    expect(after.error).toMatch(
+      /^Attachment report\.pdf \(application\/pdf, 58\.6 KiB\) is over the SMS\/MMS media cap of 9\.8 KiB/,
+    );
     expect((await events(t, sent.id)).map((e) => e.type)).toEqual(["message.failed"]);
   });
 
@@ -163,7 +195,9 @@ describe("media caps: an image that cannot fit even after transcoding", () => {
     await t.advance(200);
     const after = await message(t, sent.id);
     expect(after.status).toBe("failed");
-    expect(after.error).toMatch(/^Attachment large\.png \(image\/png, .+\) cannot fit the SMS\/MMS media cap of 120 B even after transcoding \(smallest copy .+\)$/);
+    expect(after.error).toMatch(
+      /^Attachment large\.png \(image\/png, .+\) cannot fit the SMS\/MMS media cap of 120 B even after transcoding \(smallest copy .+\)$/,
+    );
     expect(after.attachments[0].delivery).toMatchObject({ decision: "rejected", delivered_size_bytes: null });
   });
 });

@@ -22,7 +22,9 @@ describe("signed download URLs (spec 2 `url`, SANDBOX.md section 5)", () => {
     expect(res.body).toEqual(Buffer.from(BYTES));
     expect(res.headers.get("content-type")).toBe("application/octet-stream");
     expect(res.headers.get("content-length")).toBe("1000");
-    expect(res.headers.get("content-disposition")).toBe(`inline; filename="data _lan.bin"; filename*=UTF-8''data%20%C3%A9lan.bin`);
+    expect(res.headers.get("content-disposition")).toBe(
+      `inline; filename="data _lan.bin"; filename*=UTF-8''data%20%C3%A9lan.bin`,
+    );
     expect(res.headers.get("accept-ranges")).toBe("bytes");
   });
 
@@ -83,15 +85,25 @@ describe("signed download URLs (spec 2 `url`, SANDBOX.md section 5)", () => {
 
   it.each([
     ["signature", (url: string) => withParam(url, "signature", "f".repeat(64))],
-    ["expires pushed later", (url: string) => withParam(url, "expires", String(Number(new URL(url).searchParams.get("expires")) + 86_400))],
-    ["another attachment's id", (url: string) => url.replace(/\/media\/[0-9a-f-]+/, "/media/7d0c8a3e-1111-4111-8111-111111111111")],
+    [
+      "expires pushed later",
+      (url: string) => withParam(url, "expires", String(Number(new URL(url).searchParams.get("expires")) + 86_400)),
+    ],
+    [
+      "another attachment's id",
+      (url: string) => url.replace(/\/media\/[0-9a-f-]+/, "/media/7d0c8a3e-1111-4111-8111-111111111111"),
+    ],
     ["no signature", (url: string) => url.split("&signature=")[0] as string],
     ["a malformed id", (url: string) => url.replace(/\/media\/[0-9a-f-]+/, "/media/nope")],
   ])("refuse a tampered URL (%s): 403 forbidden in the error shape", async (_, tamper) => {
     const [attachment] = await upload(t, { bytes: BYTES });
     const res = await fetchUrl(t, tamper(attachment.url));
     expect(res.status).toBe(403);
-    expect(res.json()).toMatchObject({ error: "forbidden", message: expect.stringMatching(/signature does not match/), request_id: expect.any(String) });
+    expect(res.json()).toMatchObject({
+      error: "forbidden",
+      message: expect.stringMatching(/signature does not match/),
+      request_id: expect.any(String),
+    });
   });
 
   it("last one hour on the sandbox clock: 403 after, and GET /v1/attachments/:id gives a fresh one", async () => {
@@ -108,7 +120,9 @@ describe("signed download URLs (spec 2 `url`, SANDBOX.md section 5)", () => {
   });
 
   it("an attachment whose presigned PUT has not landed: 409 invalid_state", async () => {
-    const presigned = (await t.api("POST", "/v1/attachments/presign", { body: { filename: "a.png", content_type: "image/png" } })).body.data;
+    const presigned = (
+      await t.api("POST", "/v1/attachments/presign", { body: { filename: "a.png", content_type: "image/png" } })
+    ).body.data;
     const attachment = (await t.api("GET", `/v1/attachments/${presigned.id}`)).body.data;
     const res = await fetchUrl(t, attachment.url);
     expect(res.status).toBe(409);

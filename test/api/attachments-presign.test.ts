@@ -4,7 +4,10 @@ import { IPHONE, MAIN, resetBeforeEach } from "../helpers/messages.js";
 import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 
 /** POST /v1/attachments/presign that must succeed. */
-async function presign(t: TestSandbox, body: Record<string, unknown> = { filename: "photo.png", content_type: "image/png" }) {
+async function presign(
+  t: TestSandbox,
+  body: Record<string, unknown> = { filename: "photo.png", content_type: "image/png" },
+) {
   const res = await t.api("POST", "/v1/attachments/presign", { body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
@@ -12,14 +15,20 @@ async function presign(t: TestSandbox, body: Record<string, unknown> = { filenam
 
 /** PUT bytes to a presigned URL, with no key. */
 async function put(t: TestSandbox, url: string, bytes: Uint8Array | string, headers: Record<string, string>) {
-  const res = await raw(t, pathOf(url), { method: "PUT", headers, body: typeof bytes === "string" ? bytes : new Uint8Array(bytes) });
+  const res = await raw(t, pathOf(url), {
+    method: "PUT",
+    headers,
+    body: typeof bytes === "string" ? bytes : new Uint8Array(bytes),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
 const pngBytes = async () => {
   const sharp = (await import("sharp")).default;
-  return sharp({ create: { width: 8, height: 8, channels: 3, background: "#0a0" } }).png().toBuffer();
+  return sharp({ create: { width: 8, height: 8, channels: 3, background: "#0a0" } })
+    .png()
+    .toBuffer();
 };
 
 describe("POST /v1/attachments/presign and the PUT (spec 4.2)", () => {
@@ -27,7 +36,9 @@ describe("POST /v1/attachments/presign and the PUT (spec 4.2)", () => {
   resetBeforeEach(t);
 
   it("answers 201 { id, upload_url, method: PUT, headers with content-type }", async () => {
-    const res = await t.api("POST", "/v1/attachments/presign", { body: { filename: "photo.png", content_type: "image/png" } });
+    const res = await t.api("POST", "/v1/attachments/presign", {
+      body: { filename: "photo.png", content_type: "image/png" },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -46,7 +57,12 @@ describe("POST /v1/attachments/presign and the PUT (spec 4.2)", () => {
     const bytes = await pngBytes();
     const landed = await put(t, presigned.upload_url, bytes, presigned.headers);
     expect(landed.status).toBe(200);
-    expect(landed.body.data).toMatchObject({ id: presigned.id, status: "uploaded", mime_type: "image/png", size_bytes: bytes.length });
+    expect(landed.body.data).toMatchObject({
+      id: presigned.id,
+      status: "uploaded",
+      mime_type: "image/png",
+      size_bytes: bytes.length,
+    });
 
     const download = await raw(t, pathOf(landed.body.data.url));
     expect(download.status).toBe(200);
@@ -61,11 +77,18 @@ describe("POST /v1/attachments/presign and the PUT (spec 4.2)", () => {
 
   it("until the PUT lands the attachment cannot be sent: 400 invalid_attachments", async () => {
     const presigned = await presign(t);
-    const res = await t.api("POST", "/v1/messages", { body: { to: IPHONE, from_handle: MAIN, attachment_ids: [presigned.id] } });
+    const res = await t.api("POST", "/v1/messages", {
+      body: { to: IPHONE, from_handle: MAIN, attachment_ids: [presigned.id] },
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: "invalid_attachments", message: expect.stringMatching(/has no bytes yet: PUT them to its upload_url/) });
+    expect(res.body).toMatchObject({
+      error: "invalid_attachments",
+      message: expect.stringMatching(/has no bytes yet: PUT them to its upload_url/),
+    });
     await put(t, presigned.upload_url, await pngBytes(), presigned.headers);
-    const sent = await t.api("POST", "/v1/messages", { body: { to: IPHONE, from_handle: MAIN, attachment_ids: [presigned.id] } });
+    const sent = await t.api("POST", "/v1/messages", {
+      body: { to: IPHONE, from_handle: MAIN, attachment_ids: [presigned.id] },
+    });
     expect(sent.status).toBe(202);
   });
 
@@ -73,7 +96,10 @@ describe("POST /v1/attachments/presign and the PUT (spec 4.2)", () => {
     const presigned = await presign(t);
     const wrong = await put(t, presigned.upload_url, await pngBytes(), { "content-type": "image/jpeg" });
     expect(wrong.status).toBe(400);
-    expect(wrong.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^content-type: this upload URL was signed for image\/png/) });
+    expect(wrong.body).toMatchObject({
+      error: "invalid_request",
+      message: expect.stringMatching(/^content-type: this upload URL was signed for image\/png/),
+    });
     expect((await put(t, presigned.upload_url, await pngBytes(), presigned.headers)).status).toBe(200);
   });
 
@@ -82,21 +108,37 @@ describe("POST /v1/attachments/presign and the PUT (spec 4.2)", () => {
     expect(presigned.headers).toEqual({ "content-type": "text/plain; charset=utf-8" });
     expect((await t.api("GET", `/v1/attachments/${presigned.id}`)).body.data.mime_type).toBe("text/plain");
     const other = await put(t, presigned.upload_url, "hello", { "content-type": "text/plain; charset=latin1" });
-    expect(other.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^content-type: this upload URL was signed for text\/plain; charset=utf-8/) });
-    expect((await put(t, presigned.upload_url, "hello", { "content-type": "text/plain ;charset=utf-8" })).status).toBe(200);
+    expect(other.body).toMatchObject({
+      error: "invalid_request",
+      message: expect.stringMatching(/^content-type: this upload URL was signed for text\/plain; charset=utf-8/),
+    });
+    expect((await put(t, presigned.upload_url, "hello", { "content-type": "text/plain ;charset=utf-8" })).status).toBe(
+      200,
+    );
   });
 
   it.each([
     ["signature", (url: string) => withParam(url, "signature", "0".repeat(64))],
-    ["expires", (url: string) => withParam(url, "expires", String(Number(new URL(url).searchParams.get("expires")) + 3600))],
+    [
+      "expires",
+      (url: string) => withParam(url, "expires", String(Number(new URL(url).searchParams.get("expires")) + 3600)),
+    ],
     // Another id: its first hex digit changed (to one it is not, so the URL always differs).
-    ["id", (url: string) => url.replace(/\/uploads\/([0-9a-f])/, (_, digit: string) => `/uploads/${digit === "0" ? "1" : "0"}`)],
+    [
+      "id",
+      (url: string) =>
+        url.replace(/\/uploads\/([0-9a-f])/, (_, digit: string) => `/uploads/${digit === "0" ? "1" : "0"}`),
+    ],
     ["missing signature", (url: string) => url.replace(/&signature=.*/, "")],
   ])("a tampered URL (%s): 403 forbidden in the error shape", async (_, tamper) => {
     const presigned = await presign(t);
     const res = await put(t, tamper(presigned.upload_url), await pngBytes(), presigned.headers);
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ error: "forbidden", message: expect.stringMatching(/signature does not match/), request_id: expect.any(String) });
+    expect(res.body).toMatchObject({
+      error: "forbidden",
+      message: expect.stringMatching(/signature does not match/),
+      request_id: expect.any(String),
+    });
   });
 
   it("expires on the sandbox clock after 15 minutes: 403", async () => {

@@ -6,7 +6,11 @@ import { useSandbox } from "../helpers/sandbox.js";
 const BETA_KEY = "sk_test_beta_0000000000000000";
 const twoAccounts = {
   accounts: [
-    { name: "Acme", api_key: "sk_test_acme_0000000000000000", numbers: [{ handle: MAIN, channels: ["imessage", "sms"] }] },
+    {
+      name: "Acme",
+      api_key: "sk_test_acme_0000000000000000",
+      numbers: [{ handle: MAIN, channels: ["imessage", "sms"] }],
+    },
     { name: "Beta", api_key: BETA_KEY, numbers: [{ handle: "+14155550111", channels: ["imessage", "sms"] }] },
   ],
 };
@@ -18,7 +22,10 @@ describe("attachment_ids on POST /v1/messages (spec 4.3, SANDBOX.md section 5)",
   it("a send claims its attachments: message_id is set and the message lists them in order", async () => {
     const [a, b] = await upload(t, { name: "a.txt", bytes: "aaa" }, { name: "b.txt", bytes: "bb" });
     const sent = await send(t, { text: null, attachment_ids: [b.id, a.id] });
-    expect(sent.attachments.map((x: any) => [x.id, x.message_id])).toEqual([[b.id, sent.id], [a.id, sent.id]]);
+    expect(sent.attachments.map((x: any) => [x.id, x.message_id])).toEqual([
+      [b.id, sent.id],
+      [a.id, sent.id],
+    ]);
     expect((await t.api("GET", `/v1/attachments/${a.id}`)).body.data.message_id).toBe(sent.id);
     const listed = (await t.api("GET", "/v1/messages")).body.data[0];
     expect(listed.attachments.map((x: any) => x.filename)).toEqual(["b.txt", "a.txt"]);
@@ -28,22 +35,36 @@ describe("attachment_ids on POST /v1/messages (spec 4.3, SANDBOX.md section 5)",
   it("a claimed attachment cannot be sent again: 400 invalid_attachments", async () => {
     const [a] = await upload(t, { bytes: "x" });
     const first = await send(t, { attachment_ids: [a.id] });
-    const again = await t.api("POST", "/v1/messages", { body: { to: IPHONE, from_handle: MAIN, attachment_ids: [a.id] } });
+    const again = await t.api("POST", "/v1/messages", {
+      body: { to: IPHONE, from_handle: MAIN, attachment_ids: [a.id] },
+    });
     expect(again.status).toBe(400);
-    expect(again.body).toMatchObject({ error: "invalid_attachments", message: expect.stringContaining(`already used by message ${first.id}`) });
+    expect(again.body).toMatchObject({
+      error: "invalid_attachments",
+      message: expect.stringContaining(`already used by message ${first.id}`),
+    });
   });
 
   it("another account's attachment: 400 invalid_attachments, as if unknown", async () => {
     const [a] = await upload(t, { bytes: "x" });
-    const res = await t.api("POST", "/v1/messages", { key: BETA_KEY, body: { to: IPHONE, from_handle: "+14155550111", attachment_ids: [a.id] } });
+    const res = await t.api("POST", "/v1/messages", {
+      key: BETA_KEY,
+      body: { to: IPHONE, from_handle: "+14155550111", attachment_ids: [a.id] },
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: "invalid_attachments", message: `attachment_ids: no attachment ${a.id} in this account` });
+    expect(res.body).toMatchObject({
+      error: "invalid_attachments",
+      message: `attachment_ids: no attachment ${a.id} in this account`,
+    });
   });
 
   it("two concurrent sends of one attachment: one 202, one 400", async () => {
     const [a] = await upload(t, { bytes: "x" });
     const body = { to: IPHONE, from_handle: MAIN, attachment_ids: [a.id] };
-    const results = await Promise.all([t.api("POST", "/v1/messages", { body }), t.api("POST", "/v1/messages", { body })]);
+    const results = await Promise.all([
+      t.api("POST", "/v1/messages", { body }),
+      t.api("POST", "/v1/messages", { body }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([202, 400]);
     expect(results.find((r) => r.status === 400)?.body.error).toBe("invalid_attachments");
     const messages = (await t.api("GET", "/v1/messages")).body.data;
@@ -53,7 +74,9 @@ describe("attachment_ids on POST /v1/messages (spec 4.3, SANDBOX.md section 5)",
   it("a rejected send claims nothing: the attachments before the bad one stay free", async () => {
     const [a, b] = await upload(t, { bytes: "a" }, { bytes: "b" });
     await send(t, { attachment_ids: [b.id] });
-    const refused = await t.api("POST", "/v1/messages", { body: { to: IPHONE, from_handle: MAIN, attachment_ids: [a.id, b.id] } });
+    const refused = await t.api("POST", "/v1/messages", {
+      body: { to: IPHONE, from_handle: MAIN, attachment_ids: [a.id, b.id] },
+    });
     expect(refused.status).toBe(400);
     expect((await t.api("GET", `/v1/attachments/${a.id}`)).body.data.message_id).toBeNull();
     const later = await send(t, { attachment_ids: [a.id] });
@@ -62,7 +85,9 @@ describe("attachment_ids on POST /v1/messages (spec 4.3, SANDBOX.md section 5)",
 
   it("a send refused for another reason (reply_to) claims nothing either", async () => {
     const [a] = await upload(t, { bytes: "a" });
-    const refused = await t.api("POST", "/v1/messages", { body: { to: IPHONE, from_handle: MAIN, attachment_ids: [a.id], reply_to: "7d0c8a3e-1111-4111-8111-111111111111" } });
+    const refused = await t.api("POST", "/v1/messages", {
+      body: { to: IPHONE, from_handle: MAIN, attachment_ids: [a.id], reply_to: "7d0c8a3e-1111-4111-8111-111111111111" },
+    });
     expect(refused.status).toBe(400);
     expect((await t.api("GET", `/v1/attachments/${a.id}`)).body.data.message_id).toBeNull();
   });
@@ -70,7 +95,10 @@ describe("attachment_ids on POST /v1/messages (spec 4.3, SANDBOX.md section 5)",
   it("an idempotent replay answers the original and claims nothing more", async () => {
     const [a, b] = await upload(t, { bytes: "a" }, { bytes: "b" });
     const first = await send(t, { attachment_ids: [a.id] }, { "idempotency-key": "k1" });
-    const replay = await t.api("POST", "/v1/messages", { body: { to: IPHONE, from_handle: MAIN, attachment_ids: [b.id] }, headers: { "idempotency-key": "k1" } });
+    const replay = await t.api("POST", "/v1/messages", {
+      body: { to: IPHONE, from_handle: MAIN, attachment_ids: [b.id] },
+      headers: { "idempotency-key": "k1" },
+    });
     expect(replay.status).toBe(200);
     expect(replay.body.data.id).toBe(first.id);
     expect((await t.api("GET", `/v1/attachments/${b.id}`)).body.data.message_id).toBeNull();
@@ -82,7 +110,11 @@ describe("attachment_ids on POST /v1/messages (spec 4.3, SANDBOX.md section 5)",
     await t.advance(200);
     const after = await message(t, sent.id);
     expect(after).toMatchObject({ status: "sent", text: null });
-    expect(after.attachments[0]).toMatchObject({ id: a.id, size_bytes: 5, delivery: { channel: "imessage", decision: "unchanged", delivered_size_bytes: 5 } });
+    expect(after.attachments[0]).toMatchObject({
+      id: a.id,
+      size_bytes: 5,
+      delivery: { channel: "imessage", decision: "unchanged", delivered_size_bytes: 5 },
+    });
   });
 });
 
@@ -108,6 +140,9 @@ describe("voice_memo on sends (spec 4.3)", () => {
   ])("voice_memo %s: 400 invalid_request naming voice_memo", async (_, body) => {
     const res = await t.api("POST", "/v1/messages", { body: { to: IPHONE, from_handle: MAIN, ...(await body()) } });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^voice_memo: needs an audio attachment/) });
+    expect(res.body).toMatchObject({
+      error: "invalid_request",
+      message: expect.stringMatching(/^voice_memo: needs an audio attachment/),
+    });
   });
 });

@@ -6,19 +6,27 @@ import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 const BETA_KEY = "sk_test_beta_0000000000000000";
 const twoAccounts = {
   accounts: [
-    { name: "Acme", api_key: "sk_test_acme_0000000000000000", numbers: [{ handle: "+14155550101", channels: ["imessage", "sms"] }] },
+    {
+      name: "Acme",
+      api_key: "sk_test_acme_0000000000000000",
+      numbers: [{ handle: "+14155550101", channels: ["imessage", "sms"] }],
+    },
     { name: "Beta", api_key: BETA_KEY, numbers: [{ handle: "+14155550111", channels: ["imessage", "sms"] }] },
   ],
 };
 
-const attachmentRows = (t: TestSandbox) => t.sandbox.db.all(t.sandbox.db.q.selectFrom("attachments").selectAll()).length;
+const attachmentRows = (t: TestSandbox) =>
+  t.sandbox.db.all(t.sandbox.db.q.selectFrom("attachments").selectAll()).length;
 
 describe("POST /v1/attachments (spec 4.2): accepted", () => {
   const t = useSandbox({ fixture: twoAccounts });
   resetBeforeEach(t);
 
   it("answers 201 with Attachment[] in part order, every field of spec section 2", async () => {
-    const res = await uploadRaw(t, [{ name: "a.txt", bytes: "first" }, { name: "b.txt", bytes: "second!" }]);
+    const res = await uploadRaw(t, [
+      { name: "a.txt", bytes: "first" },
+      { name: "b.txt", bytes: "second!" },
+    ]);
     expect(res.status).toBe(201);
     expect(res.headers.get("x-request-id")).toBe(res.body.request_id);
     const [a, b] = res.body.data;
@@ -48,7 +56,9 @@ describe("POST /v1/attachments (spec 4.2): accepted", () => {
 
   it("sniffs the MIME type from the bytes, never from the client", async () => {
     const sharp = (await import("sharp")).default;
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#00f" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#00f" } })
+      .png()
+      .toBuffer();
     const [image, text, binary] = await upload(
       t,
       { name: "photo.txt", bytes: png, type: "text/plain" },
@@ -94,7 +104,11 @@ describe("POST /v1/attachments (spec 4.2): accepted", () => {
 
   it("GET /v1/attachments/:id is 404 for another account's, unknown and malformed ids", async () => {
     const [mine] = await upload(t, { bytes: "x" });
-    for (const [id, key] of [[mine.id, BETA_KEY], ["7d0c8a3e-1111-4111-8111-111111111111", undefined], ["nope", undefined]] as const) {
+    for (const [id, key] of [
+      [mine.id, BETA_KEY],
+      ["7d0c8a3e-1111-4111-8111-111111111111", undefined],
+      ["nope", undefined],
+    ] as const) {
       const res = await t.api("GET", `/v1/attachments/${id}`, key ? { key } : {});
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ error: "not_found", request_id: expect.any(String) });
@@ -113,14 +127,23 @@ describe("POST /v1/attachments: refusals change nothing", () => {
   });
 
   it("11 files: 400 invalid_request naming file, nothing stored", async () => {
-    const res = await uploadRaw(t, Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.txt`, bytes: `file ${i}` })));
+    const res = await uploadRaw(
+      t,
+      Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.txt`, bytes: `file ${i}` })),
+    );
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^file: at most 10 files/) });
+    expect(res.body).toMatchObject({
+      error: "invalid_request",
+      message: expect.stringMatching(/^file: at most 10 files/),
+    });
     expect(attachmentRows(t)).toBe(0);
   });
 
   it("a file over the per-file limit (a setting; 100 MiB by default): 413 payload_too_large, nothing stored", async () => {
-    const res = await uploadRaw(t, [{ name: "ok.txt", bytes: "fine" }, { name: "big.bin", bytes: new Uint8Array(1_001) }]);
+    const res = await uploadRaw(t, [
+      { name: "ok.txt", bytes: "fine" },
+      { name: "big.bin", bytes: new Uint8Array(1_001) },
+    ]);
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ error: "payload_too_large", message: expect.stringMatching(/^file\[1\]: /) });
     expect(attachmentRows(t)).toBe(0);
@@ -149,9 +172,15 @@ describe("POST /v1/attachments: refusals change nothing", () => {
   });
 
   it("multipart/form-data without a boundary: 400 invalid_request naming Content-Type", async () => {
-    const res = await t.api("POST", "/v1/attachments", { body: "--xyz\r\n", headers: { "content-type": "multipart/form-data" } });
+    const res = await t.api("POST", "/v1/attachments", {
+      body: "--xyz\r\n",
+      headers: { "content-type": "multipart/form-data" },
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^Content-Type: .*boundary/i) });
+    expect(res.body).toMatchObject({
+      error: "invalid_request",
+      message: expect.stringMatching(/^Content-Type: .*boundary/i),
+    });
     expect(attachmentRows(t)).toBe(0);
   });
 
@@ -161,7 +190,10 @@ describe("POST /v1/attachments: refusals change nothing", () => {
       headers: { "content-type": "multipart/form-data; boundary=xyz" },
     });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^Malformed multipart body/) });
+    expect(res.body).toMatchObject({
+      error: "invalid_request",
+      message: expect.stringMatching(/^Malformed multipart body/),
+    });
     expect(attachmentRows(t)).toBe(0);
   });
 });

@@ -26,7 +26,33 @@ describe.runIf(hasFfmpeg())("video over a cap with ffmpeg on PATH (SANDBOX.md se
   beforeAll(() => {
     // 3 s of test pattern and a tone at 3 Mbit/s: far over the 60 KB cap.
     const file = join(mkdtempSync(join(tmpdir(), "msgctl-video-")), "clip.mp4");
-    execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=640x480:rate=25", "-f", "lavfi", "-i", "sine=frequency=440", "-t", "3", "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "3M", "-c:a", "aac", "-pix_fmt", "yuv420p", file]);
+    execFileSync("ffmpeg", [
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc=size=640x480:rate=25",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=frequency=440",
+      "-t",
+      "3",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-b:v",
+      "3M",
+      "-c:a",
+      "aac",
+      "-pix_fmt",
+      "yuv420p",
+      file,
+    ]);
     video = readFileSync(file);
     expect(video.length).toBeGreaterThan(CAPS.sms);
   });
@@ -38,17 +64,27 @@ describe.runIf(hasFfmpeg())("video over a cap with ffmpeg on PATH (SANDBOX.md se
     const after = await message(t, sent.id);
     expect(after.status).toBe("sent");
     const [delivered] = after.attachments;
-    expect(delivered).toMatchObject({ filename: "clip.mp4", mime_type: "video/mp4", delivery: { decision: "transcoded", transcoder: "ffmpeg" } });
+    expect(delivered).toMatchObject({
+      filename: "clip.mp4",
+      mime_type: "video/mp4",
+      delivery: { decision: "transcoded", transcoder: "ffmpeg" },
+    });
     expect(delivered.size_bytes).toBeLessThanOrEqual(CAPS.sms);
     const bytes = Buffer.from(await (await raw(t, pathOf(delivered.url))).arrayBuffer());
     expect(bytes.length).toBe(delivered.size_bytes);
-    const probe = execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", "-i", "pipe:0"], { input: bytes }).toString();
+    const probe = execFileSync(
+      "ffprobe",
+      ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", "-i", "pipe:0"],
+      { input: bytes },
+    ).toString();
     expect(Number(probe)).toBeCloseTo(3, 0);
   });
 
   it("reads the length of a WhatsApp inbound video from the file", async () => {
     const [attachment] = await upload(t, { name: "clip.mp4", bytes: video });
-    const res = await t.api("POST", "/sandbox/v1/simulate/inbound", { body: { from: "+14155550191", to: SALES, channel: "whatsapp", attachment_ids: [attachment.id] } });
+    const res = await t.api("POST", "/sandbox/v1/simulate/inbound", {
+      body: { from: "+14155550191", to: SALES, channel: "whatsapp", attachment_ids: [attachment.id] },
+    });
     expect(res.body.data.attachments[0].duration_seconds).toBeCloseTo(3, 1);
   });
 });

@@ -11,7 +11,17 @@ let noisyPng: Uint8Array;
 beforeAll(async () => {
   const sharp = (await import("sharp")).default;
   // Noise does not compress: this PNG is over the lowered iMessage cap, and gets transcoded.
-  noisyPng = await sharp({ create: { width: 320, height: 240, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 60 } } }).png().toBuffer();
+  noisyPng = await sharp({
+    create: {
+      width: 320,
+      height: 240,
+      channels: 3,
+      background: "#808080",
+      noise: { type: "gaussian", mean: 128, sigma: 60 },
+    },
+  })
+    .png()
+    .toBuffer();
   expect(noisyPng.length).toBeGreaterThan(CAPS.imessage);
 });
 
@@ -38,9 +48,16 @@ describe("attachments in groups: follow-ups take attachment_ids (spec 4.3, 4.5)"
 
   it("a send into a created group claims its attachments and goes to the members over iMessage", async () => {
     const group = await createGroup(t);
-    const [a, b] = await upload(t, { name: "plan.txt", bytes: "the plan" }, { name: "map.pdf", bytes: pdfBytes(2_000) });
+    const [a, b] = await upload(
+      t,
+      { name: "plan.txt", bytes: "the plan" },
+      { name: "map.pdf", bytes: pdfBytes(2_000) },
+    );
     const sent = await sendInto(t, group.id, { text: "see attached", attachment_ids: [b.id, a.id] });
-    expect(sent.attachments.map((x: any) => [x.id, x.message_id])).toEqual([[b.id, sent.id], [a.id, sent.id]]);
+    expect(sent.attachments.map((x: any) => [x.id, x.message_id])).toEqual([
+      [b.id, sent.id],
+      [a.id, sent.id],
+    ]);
     await t.advance(700);
     const delivered = await message(t, sent.id);
     expect(delivered).toMatchObject({ status: "delivered", channel: "imessage", metadata: { sender_handle: MAIN } });
@@ -80,7 +97,9 @@ describe("attachments in groups: follow-ups take attachment_ids (spec 4.3, 4.5)"
 
   it("POST /v1/chats takes no attachment_ids (spec 4.5: the opening message is text): 400 invalid_request naming it", async () => {
     const [a] = await upload(t, { bytes: "x" });
-    const res = await t.api("POST", "/v1/chats", { body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "hi", attachment_ids: [a.id] } });
+    const res = await t.api("POST", "/v1/chats", {
+      body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "hi", attachment_ids: [a.id] },
+    });
     expect(expectError(res, 400, "invalid_request")).toMatch(/attachment_ids/);
     expect((await t.api("GET", `/v1/attachments/${a.id}`)).body.data.message_id).toBeNull();
   });
@@ -103,33 +122,68 @@ describe("attachments in groups: each of the account's numbers gets its own copi
     expect(copy).toMatchObject({ direction: "inbound", text: "look", metadata: { sender_handle: MAIN } });
     const [copied] = copy.attachments;
     expect(copied.id).not.toBe(original.id);
-    expect(copied).toMatchObject({ message_id: copy.id, filename: original.filename, mime_type: "image/jpeg", size_bytes: original.size_bytes, delivery: null });
+    expect(copied).toMatchObject({
+      message_id: copy.id,
+      filename: original.filename,
+      mime_type: "image/jpeg",
+      size_bytes: original.size_bytes,
+      delivery: null,
+    });
     expect(await bytesOf(t, copied.url)).toEqual(await bytesOf(t, original.url));
     expect((await t.api("GET", `/v1/attachments/${copied.id}`)).body.data.message_id).toBe(copy.id);
-    expect(await events(t, copy.id)).toEqual([expect.objectContaining({ type: "message.received", has_attachments: true, is_group: true, to: SALES, from: MAIN })]);
+    expect(await events(t, copy.id)).toEqual([
+      expect.objectContaining({
+        type: "message.received",
+        has_attachments: true,
+        is_group: true,
+        to: SALES,
+        from: MAIN,
+      }),
+    ]);
   });
 
   it("a contact's group message (simulate inbound --members) claims the uploads for one copy; every other member number gets its own", async () => {
     const [a] = await upload(t, { name: "invite.pdf", bytes: pdfBytes(3_000) });
-    const received = await groupInbound(t, { from: IPHONE, to: MAIN, members: [SALES, ALICE], text: undefined, attachment_ids: [a.id] });
-    expect(received).toMatchObject({ text: null, attachments: [expect.objectContaining({ id: a.id, message_id: received.id, filename: "invite.pdf" })] });
+    const received = await groupInbound(t, {
+      from: IPHONE,
+      to: MAIN,
+      members: [SALES, ALICE],
+      text: undefined,
+      attachment_ids: [a.id],
+    });
+    expect(received).toMatchObject({
+      text: null,
+      attachments: [expect.objectContaining({ id: a.id, message_id: received.id, filename: "invite.pdf" })],
+    });
 
     const salesChat = (await allChats(t)).find((c) => c.from_handle === SALES);
     const copy = await onlyMessageOf(t, salesChat.id);
-    expect(copy.attachments).toEqual([expect.objectContaining({ message_id: copy.id, filename: "invite.pdf", size_bytes: 3_000 })]);
+    expect(copy.attachments).toEqual([
+      expect.objectContaining({ message_id: copy.id, filename: "invite.pdf", size_bytes: 3_000 }),
+    ]);
     expect(copy.attachments[0].id).not.toBe(a.id);
     expect(await bytesOf(t, copy.attachments[0].url)).toEqual(await bytesOf(t, received.attachments[0].url));
     const received2 = (await events(t)).filter((e) => e.type === "message.received");
-    expect(received2.map((e) => [e.to, e.has_attachments])).toEqual([[MAIN, true], [SALES, true]]);
+    expect(received2.map((e) => [e.to, e.has_attachments])).toEqual([
+      [MAIN, true],
+      [SALES, true],
+    ]);
   });
 
   it("--group into a WhatsApp group: a voice note, with the duration WhatsApp reports", async () => {
     const wa = await groupInbound(t, { from: IPHONE, to: SALES, members: [ALICE], channel: "whatsapp" });
     const [voice] = await upload(t, { name: "note.wav", bytes: wavBytes(2) });
-    const res = await t.api("POST", "/sandbox/v1/simulate/inbound", { body: { from: ALICE, group: wa.conversation_id, attachment_ids: [voice.id], voice_memo: true } });
+    const res = await t.api("POST", "/sandbox/v1/simulate/inbound", {
+      body: { from: ALICE, group: wa.conversation_id, attachment_ids: [voice.id], voice_memo: true },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.data).toMatchObject({ channel: "whatsapp", metadata: { sender_jid: expect.stringMatching(/@s\.whatsapp\.net$/) } });
-    expect(res.body.data.attachments).toEqual([expect.objectContaining({ id: voice.id, is_voice_memo: true, duration_seconds: 2 })]);
+    expect(res.body.data).toMatchObject({
+      channel: "whatsapp",
+      metadata: { sender_jid: expect.stringMatching(/@s\.whatsapp\.net$/) },
+    });
+    expect(res.body.data.attachments).toEqual([
+      expect.objectContaining({ id: voice.id, is_voice_memo: true, duration_seconds: 2 }),
+    ]);
   });
 
   it("a refused group inbound claims nothing and creates no group (duration_seconds is WhatsApp only)", async () => {

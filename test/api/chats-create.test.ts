@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { ALICE, allChats, BOB, CAROL, chat, createGroup, expectError, NAMING_FAILS } from "../helpers/groups.js";
-import { events, fault, IPHONE, MAGIC, MAIN, resetBeforeEach, SALES, setContact, SUPPORT } from "../helpers/messages.js";
+import {
+  events,
+  fault,
+  IPHONE,
+  MAGIC,
+  MAIN,
+  resetBeforeEach,
+  SALES,
+  setContact,
+  SUPPORT,
+} from "../helpers/messages.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
 const addresses = (n: number) => Array.from({ length: n }, (_, i) => `+14155550${String(120 + i)}`);
@@ -70,7 +80,11 @@ describe("POST /v1/chats (spec 4.5): starting an iMessage group", () => {
 
   it("refuses a number that is offline: the group is made by sending its opening message (409 invalid_state)", async () => {
     await fault(t, MAIN, { fault: "offline" });
-    expectError(await t.api("POST", "/v1/chats", { body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "x" } }), 409, "invalid_state");
+    expectError(
+      await t.api("POST", "/v1/chats", { body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "x" } }),
+      409,
+      "invalid_state",
+    );
     expect(await allChats(t)).toEqual([]);
   });
 });
@@ -101,7 +115,11 @@ describe("POST /v1/chats: limits (spec 8)", () => {
   });
 
   it.each([0, 1, 32])("refuses %i addresses with 400 invalid_request naming addresses, creating nothing", async (n) => {
-    const message = expectError(await t.api("POST", "/v1/chats", { body: { from_handle: MAIN, addresses: addresses(n), message: "x" } }), 400, "invalid_request");
+    const message = expectError(
+      await t.api("POST", "/v1/chats", { body: { from_handle: MAIN, addresses: addresses(n), message: "x" } }),
+      400,
+      "invalid_request",
+    );
     expect(message).toBe("addresses: must list 2 to 31 recipients");
     expect(await allChats(t)).toEqual([]);
   });
@@ -111,11 +129,18 @@ describe("POST /v1/chats: limits (spec 8)", () => {
     expect((await createGroup(t, { title: "👨‍👩‍👧".repeat(100) })).title).toBe("👨‍👩‍👧".repeat(100));
   });
 
-  it.each([["a".repeat(101)], ["👍".repeat(101)], ["a".repeat(5_000)]])("refuses a title over 100 characters", async (title) => {
-    const message = expectError(await t.api("POST", "/v1/chats", { body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "x", title } }), 400, "invalid_request");
-    expect(message).toBe("title: must be at most 100 characters");
-    expect(await allChats(t)).toEqual([]);
-  });
+  it.each([["a".repeat(101)], ["👍".repeat(101)], ["a".repeat(5_000)]])(
+    "refuses a title over 100 characters",
+    async (title) => {
+      const message = expectError(
+        await t.api("POST", "/v1/chats", { body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "x", title } }),
+        400,
+        "invalid_request",
+      );
+      expect(message).toBe("title: must be at most 100 characters");
+      expect(await allChats(t)).toEqual([]);
+    },
+  );
 });
 
 describe("POST /v1/chats: refusals change nothing (SANDBOX.md section 5)", () => {
@@ -125,7 +150,9 @@ describe("POST /v1/chats: refusals change nothing (SANDBOX.md section 5)", () =>
     t.api("POST", "/v1/chats", { body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "x", ...body } });
 
   it("refuses a WhatsApp number as from_handle with 400 invalid_from_handle", async () => {
-    expect(expectError(await create({ from_handle: SUPPORT }), 400, "invalid_from_handle")).toMatch(/^from_handle: \+14155550102 is a WhatsApp number/);
+    expect(expectError(await create({ from_handle: SUPPORT }), 400, "invalid_from_handle")).toMatch(
+      /^from_handle: \+14155550102 is a WhatsApp number/,
+    );
   });
 
   it("refuses a from_handle that is not one of the account's numbers with 400 invalid_from_handle", async () => {
@@ -175,13 +202,23 @@ describe("POST /v1/chats: Idempotency-Key (spec 4.5, SANDBOX.md section 5)", () 
 
   it("answers 201 first, then 200 with the original group, creating nothing again", async () => {
     const headers = { "idempotency-key": "group-1" };
-    const first = await t.api("POST", "/v1/chats", { body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "x", title: "One" }, headers });
+    const first = await t.api("POST", "/v1/chats", {
+      body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "x", title: "One" },
+      headers,
+    });
     expect(first.status).toBe(201);
     await t.api("PATCH", `/v1/chats/${first.body.data.id}`, { body: { title: "Renamed since" } });
-    const replay = await t.api("POST", "/v1/chats", { body: { from_handle: MAIN, addresses: [CAROL, IPHONE], message: "y" }, headers });
+    const replay = await t.api("POST", "/v1/chats", {
+      body: { from_handle: MAIN, addresses: [CAROL, IPHONE], message: "y" },
+      headers,
+    });
     expect(replay.status).toBe(200);
     // The original group, as it is now.
-    expect(replay.body.data).toMatchObject({ id: first.body.data.id, title: "Renamed since", participants: [ALICE, BOB] });
+    expect(replay.body.data).toMatchObject({
+      id: first.body.data.id,
+      title: "Renamed since",
+      participants: [ALICE, BOB],
+    });
     expect(await allChats(t)).toHaveLength(1);
   });
 
@@ -208,7 +245,10 @@ describe("POST /v1/chats: Idempotency-Key (spec 4.5, SANDBOX.md section 5)", () 
   });
 
   it("refuses an Idempotency-Key over 255 characters", async () => {
-    const res = await t.api("POST", "/v1/chats", { body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "x" }, headers: { "idempotency-key": "k".repeat(256) } });
+    const res = await t.api("POST", "/v1/chats", {
+      body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "x" },
+      headers: { "idempotency-key": "k".repeat(256) },
+    });
     expect(expectError(res, 400, "invalid_request")).toMatch(/^Idempotency-Key: /);
   });
 });
@@ -216,16 +256,31 @@ describe("POST /v1/chats: Idempotency-Key (spec 4.5, SANDBOX.md section 5)", () 
 describe("POST /v1/chats: Idempotency-Key is scoped per account", () => {
   const fixture = {
     accounts: [
-      { name: "Acme", api_key: "sk_test_acme_0000000000000000", numbers: [{ handle: MAIN, channels: ["imessage", "sms"], label: "main" }] },
-      { name: "Beta", api_key: "sk_test_beta_0000000000000000", numbers: [{ handle: "+14155550111", channels: ["imessage"], label: "beta" }] },
+      {
+        name: "Acme",
+        api_key: "sk_test_acme_0000000000000000",
+        numbers: [{ handle: MAIN, channels: ["imessage", "sms"], label: "main" }],
+      },
+      {
+        name: "Beta",
+        api_key: "sk_test_beta_0000000000000000",
+        numbers: [{ handle: "+14155550111", channels: ["imessage"], label: "beta" }],
+      },
     ],
   };
   const t = useSandbox({ fixture });
 
   it("lets two accounts use the same key", async () => {
     const headers = { "idempotency-key": "shared" };
-    const mine = await t.api("POST", "/v1/chats", { body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "x" }, headers });
-    const theirs = await t.api("POST", "/v1/chats", { key: "sk_test_beta_0000000000000000", body: { from_handle: "+14155550111", addresses: [ALICE, BOB], message: "x" }, headers });
+    const mine = await t.api("POST", "/v1/chats", {
+      body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "x" },
+      headers,
+    });
+    const theirs = await t.api("POST", "/v1/chats", {
+      key: "sk_test_beta_0000000000000000",
+      body: { from_handle: "+14155550111", addresses: [ALICE, BOB], message: "x" },
+      headers,
+    });
     expect([mine.status, theirs.status]).toEqual([201, 201]);
     expect(mine.body.data.id).not.toBe(theirs.body.data.id);
     expect((await t.api("GET", `/v1/chats/${theirs.body.data.id}`)).status).toBe(404);

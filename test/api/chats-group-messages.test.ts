@@ -1,10 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { ALICE, allChats, BOB, createGroup, expectError, groupInbound } from "../helpers/groups.js";
-import { events, eventTypes, IPHONE, MAGIC, MAIN, message, resetBeforeEach, SALES, setContact, statusOf } from "../helpers/messages.js";
+import {
+  events,
+  eventTypes,
+  IPHONE,
+  MAGIC,
+  MAIN,
+  message,
+  resetBeforeEach,
+  SALES,
+  setContact,
+  statusOf,
+} from "../helpers/messages.js";
 import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 
 const sendInto = async (t: TestSandbox, conversationId: string, body: Record<string, unknown> = {}) => {
-  const res = await t.api("POST", "/v1/messages", { body: { conversation_id: conversationId, text: "to the group", ...body } });
+  const res = await t.api("POST", "/v1/messages", {
+    body: { conversation_id: conversationId, text: "to the group", ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   return res.body.data;
 };
@@ -16,7 +29,14 @@ describe("a group message (spec 4.5): delivered and read per member", () => {
   it("is queued, names its sender in metadata and lists no receipts until it leaves", async () => {
     const group = await createGroup(t);
     const sent = await sendInto(t, group.id);
-    expect(sent).toMatchObject({ conversation_id: group.id, direction: "outbound", status: "queued", channel: null, metadata: { sender_handle: MAIN }, recipients: [] });
+    expect(sent).toMatchObject({
+      conversation_id: group.id,
+      direction: "outbound",
+      status: "queued",
+      channel: null,
+      metadata: { sender_handle: MAIN },
+      recipients: [],
+    });
   });
 
   it("goes sent at 200 ms to every member, delivered at 700 ms when members acknowledge, read at 2.7 s when one reads", async () => {
@@ -37,7 +57,11 @@ describe("a group message (spec 4.5): delivered and read per member", () => {
     await t.advance(1);
     const delivered = await message(t, sent.id);
     expect(delivered.status).toBe("delivered");
-    expect(delivered.recipients.map((r: any) => r.delivered_at)).toEqual([delivered.delivered_at, delivered.delivered_at, null]);
+    expect(delivered.recipients.map((r: any) => r.delivered_at)).toEqual([
+      delivered.delivered_at,
+      delivered.delivered_at,
+      null,
+    ]);
     await t.advance(2_000);
     const read = await message(t, sent.id);
     expect(read.status).toBe("read");
@@ -51,7 +75,8 @@ describe("a group message (spec 4.5): delivered and read per member", () => {
   it("shows the same receipts in GET /v1/messages, with and without conversation_id, and none on one-to-one messages", async () => {
     const group = await createGroup(t, { addresses: [ALICE, BOB] });
     const sent = await sendInto(t, group.id);
-    const direct = (await t.api("POST", "/v1/messages", { body: { to: ALICE, from_handle: MAIN, text: "just you" } })).body.data;
+    const direct = (await t.api("POST", "/v1/messages", { body: { to: ALICE, from_handle: MAIN, text: "just you" } }))
+      .body.data;
     await t.advance(2_700);
     const single = await message(t, sent.id);
     expect(single.recipients).toHaveLength(2);
@@ -69,7 +94,13 @@ describe("a group message (spec 4.5): delivered and read per member", () => {
     const payloads = await events(t, sent.id);
     expect(payloads.map((p) => p.type)).toEqual(["message.sent", "message.delivered", "message.read"]);
     for (const payload of payloads) {
-      expect(payload).toMatchObject({ message_id: sent.id, conversation_id: group.id, from: MAIN, is_group: true, channel: "imessage" });
+      expect(payload).toMatchObject({
+        message_id: sent.id,
+        conversation_id: group.id,
+        from: MAIN,
+        is_group: true,
+        channel: "imessage",
+      });
       expect(payload).not.toHaveProperty("to");
     }
   });
@@ -85,7 +116,10 @@ describe("a group message (spec 4.5): delivered and read per member", () => {
     await setContact(t, "gone@example.com", { reachable: false });
     await setContact(t, "quiet@example.com", { read_receipts: false });
     const stuck = await sendInto(t, (await createGroup(t, { addresses: [MAGIC.unreachable, "gone@example.com"] })).id);
-    const unread = await sendInto(t, (await createGroup(t, { addresses: [MAGIC.noReadReceipts, "quiet@example.com"] })).id);
+    const unread = await sendInto(
+      t,
+      (await createGroup(t, { addresses: [MAGIC.noReadReceipts, "quiet@example.com"] })).id,
+    );
     await t.advance(60_000);
     expect([await statusOf(t, stuck.id), await statusOf(t, unread.id)]).toEqual(["sent", "delivered"]);
   });
@@ -103,17 +137,28 @@ describe("a group message (spec 4.5): delivered and read per member", () => {
   it("fails at its send attempt when the number was removed from the group in between", async () => {
     const group = await createGroup(t, { addresses: [ALICE, BOB, IPHONE] });
     const sent = await sendInto(t, group.id);
-    await t.api("POST", "/sandbox/v1/simulate/participants", { body: { conversation_id: group.id, action: "remove", handle: MAIN, from: ALICE } });
+    await t.api("POST", "/sandbox/v1/simulate/participants", {
+      body: { conversation_id: group.id, action: "remove", handle: MAIN, from: ALICE },
+    });
     await t.advance(200);
-    expect(await message(t, sent.id)).toMatchObject({ status: "failed", error: `${MAIN} is no longer a member of this group` });
+    expect(await message(t, sent.id)).toMatchObject({
+      status: "failed",
+      error: `${MAIN} is no longer a member of this group`,
+    });
     const [failed] = await events(t, sent.id);
     expect(failed).toMatchObject({ type: "message.failed", is_group: true });
   });
 
   it("is refused at once (409 invalid_state) from a number no longer in the group", async () => {
     const group = await createGroup(t, { addresses: [ALICE, BOB, IPHONE] });
-    await t.api("POST", "/sandbox/v1/simulate/participants", { body: { conversation_id: group.id, action: "remove", handle: MAIN, from: ALICE } });
-    expectError(await t.api("POST", "/v1/messages", { body: { conversation_id: group.id, text: "x" } }), 409, "invalid_state");
+    await t.api("POST", "/sandbox/v1/simulate/participants", {
+      body: { conversation_id: group.id, action: "remove", handle: MAIN, from: ALICE },
+    });
+    expectError(
+      await t.api("POST", "/v1/messages", { body: { conversation_id: group.id, text: "x" } }),
+      409,
+      "invalid_state",
+    );
   });
 
   it("is sent to its members afresh when retried after a forced failure", async () => {
@@ -123,7 +168,10 @@ describe("a group message (spec 4.5): delivered and read per member", () => {
     await t.api("POST", `/sandbox/v1/messages/${sent.id}/fail`);
     expect((await t.api("POST", `/v1/messages/${sent.id}/retry`)).status).toBe(200);
     await t.advance(700);
-    expect(await message(t, sent.id)).toMatchObject({ status: "delivered", recipients: [expect.objectContaining({ handle: ALICE }), expect.objectContaining({ handle: BOB })] });
+    expect(await message(t, sent.id)).toMatchObject({
+      status: "delivered",
+      recipients: [expect.objectContaining({ handle: ALICE }), expect.objectContaining({ handle: BOB })],
+    });
   });
 
   it("moves forward on simulate delivered|read: every member at once, each event in order", async () => {
@@ -158,14 +206,31 @@ describe("several account numbers in one group (spec 4.5): one conversation each
     const received = await groupInbound(t, { from: IPHONE, to: MAIN, members: [SALES, ALICE], text: "hello both" });
     const chats = await allChats(t);
     expect(chats).toHaveLength(2);
-    const [mainChat, salesChat] = [chats.find((c) => c.from_handle === MAIN), chats.find((c) => c.from_handle === SALES)];
+    const [mainChat, salesChat] = [
+      chats.find((c) => c.from_handle === MAIN),
+      chats.find((c) => c.from_handle === SALES),
+    ];
     expect(mainChat.participants).toEqual([IPHONE, SALES, ALICE]);
     expect(salesChat.participants).toEqual([IPHONE, MAIN, ALICE]);
     expect(received.conversation_id).toBe(mainChat.id);
     const payloads = (await events(t)).filter((p) => p.type === "message.received");
     expect(payloads).toEqual([
-      expect.objectContaining({ conversation_id: mainChat.id, from: IPHONE, to: MAIN, is_group: true, metadata: { sender_handle: IPHONE }, text: "hello both" }),
-      expect.objectContaining({ conversation_id: salesChat.id, from: IPHONE, to: SALES, is_group: true, metadata: { sender_handle: IPHONE }, text: "hello both" }),
+      expect.objectContaining({
+        conversation_id: mainChat.id,
+        from: IPHONE,
+        to: MAIN,
+        is_group: true,
+        metadata: { sender_handle: IPHONE },
+        text: "hello both",
+      }),
+      expect.objectContaining({
+        conversation_id: salesChat.id,
+        from: IPHONE,
+        to: SALES,
+        is_group: true,
+        metadata: { sender_handle: IPHONE },
+        text: "hello both",
+      }),
     ]);
     expect(payloads[0].message_id).not.toBe(payloads[1].message_id);
     expect((await t.api("GET", "/v1/messages")).body.data).toHaveLength(2);
@@ -179,7 +244,13 @@ describe("several account numbers in one group (spec 4.5): one conversation each
     const copies = (await t.api("GET", `/v1/messages?conversation_id=${salesChat.id}`)).body.data;
     expect(copies[0]).toMatchObject({ direction: "inbound", text: "from main", metadata: { sender_handle: MAIN } });
     const copyEvent = (await events(t, copies[0].id))[0];
-    expect(copyEvent).toMatchObject({ type: "message.received", conversation_id: salesChat.id, from: MAIN, to: SALES, is_group: true });
+    expect(copyEvent).toMatchObject({
+      type: "message.received",
+      conversation_id: salesChat.id,
+      from: MAIN,
+      to: SALES,
+      is_group: true,
+    });
     // Receipts stay in the sender's conversation; the member number acknowledges but never reads.
     await t.advance(10_000);
     const original = await message(t, sent.id);
@@ -187,7 +258,9 @@ describe("several account numbers in one group (spec 4.5): one conversation each
       { handle: IPHONE, delivered_at: expect.any(String), read_at: expect.any(String) },
       { handle: SALES, delivered_at: expect.any(String), read_at: null },
     ]);
-    expect((await events(t)).filter((p) => p.type === "message.read").map((p) => p.conversation_id)).toEqual([received.conversation_id]);
+    expect((await events(t)).filter((p) => p.type === "message.read").map((p) => p.conversation_id)).toEqual([
+      received.conversation_id,
+    ]);
   });
 
   it("keeps receipts per conversation: each number's send has its own sent, delivered and read in its own conversation", async () => {
@@ -196,7 +269,10 @@ describe("several account numbers in one group (spec 4.5): one conversation each
     const fromMain = await sendInto(t, received.conversation_id, { text: "from main" });
     const fromSales = await sendInto(t, salesChat.id, { text: "from sales" });
     await t.advance(2_700);
-    for (const [sent, conversationId] of [[fromMain, received.conversation_id], [fromSales, salesChat.id]] as const) {
+    for (const [sent, conversationId] of [
+      [fromMain, received.conversation_id],
+      [fromSales, salesChat.id],
+    ] as const) {
       const receipts = (await events(t, sent.id)).map((p) => [p.type, p.conversation_id]);
       expect(receipts).toEqual([
         ["message.sent", conversationId],
@@ -205,7 +281,10 @@ describe("several account numbers in one group (spec 4.5): one conversation each
       ]);
     }
     // Each number got the other's message as an inbound copy in its own conversation.
-    const inboundTexts = async (id: string) => (await t.api("GET", `/v1/messages?conversation_id=${id}`)).body.data.filter((m: any) => m.direction === "inbound").map((m: any) => m.text);
+    const inboundTexts = async (id: string) =>
+      (await t.api("GET", `/v1/messages?conversation_id=${id}`)).body.data
+        .filter((m: any) => m.direction === "inbound")
+        .map((m: any) => m.text);
     expect(await inboundTexts(received.conversation_id)).toEqual(["from sales", "hi all"]);
     expect(await inboundTexts(salesChat.id)).toEqual(["from main", "hi all"]);
   });
@@ -226,14 +305,22 @@ describe("several account numbers in one group (spec 4.5): one conversation each
     const received = await groupInbound(t, { from: IPHONE, to: MAIN, members: [SALES] });
     const sent = await sendInto(t, received.conversation_id);
     await t.advance(700);
-    await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: sent.id, from: IPHONE, reaction: "like" } });
+    await t.api("POST", "/sandbox/v1/simulate/reaction", {
+      body: { message_id: sent.id, from: IPHONE, reaction: "like" },
+    });
     const reactions = (await events(t)).filter((p) => p.type === "message.reaction");
     expect(reactions.map((p) => p.conversation_id)).toHaveLength(2);
-    expect(reactions[0]).toMatchObject({ message_id: sent.id, conversation_id: received.conversation_id, from: IPHONE });
+    expect(reactions[0]).toMatchObject({
+      message_id: sent.id,
+      conversation_id: received.conversation_id,
+      from: IPHONE,
+    });
     await t.api("POST", "/sandbox/v1/simulate/edit", { body: { message_id: received.id, text: "hello, edited" } });
     const edits = (await events(t)).filter((p) => p.type === "message.edited");
     expect(edits).toHaveLength(2);
-    expect((await t.api("GET", "/v1/messages")).body.data.filter((m: any) => m.text === "hello, edited")).toHaveLength(2);
+    expect((await t.api("GET", "/v1/messages")).body.data.filter((m: any) => m.text === "hello, edited")).toHaveLength(
+      2,
+    );
   });
 
   it("unsends every copy", async () => {
@@ -242,7 +329,9 @@ describe("several account numbers in one group (spec 4.5): one conversation each
     await t.advance(700);
     await t.api("POST", `/v1/messages/${sent.id}/unsend`);
     await t.advance(200);
-    const statuses = (await t.api("GET", "/v1/messages")).body.data.filter((m: any) => m.text === "to the group").map((m: any) => m.status);
+    const statuses = (await t.api("GET", "/v1/messages")).body.data
+      .filter((m: any) => m.text === "to the group")
+      .map((m: any) => m.status);
     expect(statuses).toEqual(["unsent", "unsent"]);
   });
 });
@@ -256,7 +345,10 @@ describe("a deleted account (accounts on demand) leaves nothing of its groups be
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const { name, api_key: key, numbers } = res.body.data;
     const [first, second] = numbers.map((n: { handle: string }) => n.handle);
-    const group = await t.api("POST", "/v1/chats", { key, body: { from_handle: first, addresses: [ALICE, second], message: "hi" } });
+    const group = await t.api("POST", "/v1/chats", {
+      key,
+      body: { from_handle: first, addresses: [ALICE, second], message: "hi" },
+    });
     expect(group.status).toBe(201);
     await t.api("POST", "/v1/messages", { key, body: { conversation_id: group.body.data.id, text: "to the group" } });
     await t.advance(3_000);

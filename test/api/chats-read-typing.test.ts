@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { ALICE, createGroup, expectError, groupInbound } from "../helpers/groups.js";
-import { ANDROID, events, inbound, IPHONE, MAIN, message, resetBeforeEach, SALES, send, SUPPORT } from "../helpers/messages.js";
+import {
+  ANDROID,
+  events,
+  inbound,
+  IPHONE,
+  MAIN,
+  message,
+  resetBeforeEach,
+  SALES,
+  send,
+  SUPPORT,
+} from "../helpers/messages.js";
 import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 
 const remote = async (t: TestSandbox, id: string) => (await t.api("GET", `/sandbox/v1/chats/${id}/remote`)).body.data;
@@ -18,7 +29,8 @@ describe("POST /v1/chats/:id/read (spec 4.5): marking a thread read", () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: first.conversation_id, is_group: false });
     const now = new Date(t.sandbox.ctx.clock.now()).toISOString();
-    for (const id of [first.id, second.id]) expect(await message(t, id)).toMatchObject({ status: "read", read_at: now });
+    for (const id of [first.id, second.id])
+      expect(await message(t, id)).toMatchObject({ status: "read", read_at: now });
     expect(await remote(t, first.conversation_id)).toMatchObject({ last_read_at: now });
   });
 
@@ -37,8 +49,13 @@ describe("POST /v1/chats/:id/read (spec 4.5): marking a thread read", () => {
     expect((await t.api("POST", `/v1/chats/${whatsapp.conversation_id}/read`)).status).toBe(200);
     const group = await groupInbound(t, { to: MAIN, members: [SALES] });
     await t.api("POST", `/v1/chats/${group.conversation_id}/read`);
-    const statuses = (await t.api("GET", "/v1/messages")).body.data.filter((m: any) => m.text === "hi all").map((m: any) => [m.conversation_id === group.conversation_id, m.status]);
-    expect(statuses.sort()).toEqual([[false, "delivered"], [true, "read"]]);
+    const statuses = (await t.api("GET", "/v1/messages")).body.data
+      .filter((m: any) => m.text === "hi all")
+      .map((m: any) => [m.conversation_id === group.conversation_id, m.status]);
+    expect(statuses.sort()).toEqual([
+      [false, "delivered"],
+      [true, "read"],
+    ]);
   });
 
   it("refuses SMS threads with 409 invalid_state", async () => {
@@ -64,7 +81,12 @@ describe("POST /v1/chats/:id/typing (spec 4.5): the typing bubble auto-expires o
     expect(res.status).toBe(200);
     expect(res.body.data.id).toBe(id);
     const expires = new Date(t.sandbox.ctx.clock.now() + 60_000).toISOString();
-    expect(await remote(t, id)).toEqual({ conversation_id: id, typing: true, typing_expires_at: expires, last_read_at: null });
+    expect(await remote(t, id)).toEqual({
+      conversation_id: id,
+      typing: true,
+      typing_expires_at: expires,
+      last_read_at: null,
+    });
     await t.advance(59_999);
     expect((await remote(t, id)).typing).toBe(true);
     await t.advance(1);
@@ -96,10 +118,13 @@ describe("POST /v1/chats/:id/typing (spec 4.5): the typing bubble auto-expires o
     expect((await remote(t, sms.conversation_id)).typing).toBe(false);
   });
 
-  it.each([[undefined], [{}], [{ typing: "yes" }], [{ typing: true, extra: 1 }]])("refuses body %j with 400 invalid_request", async (body) => {
-    const { conversation_id: id } = await send(t, {});
-    expect(expectError(await typing(t, id, body), 400, "invalid_request")).toMatch(/^(body|typing): /);
-  });
+  it.each([[undefined], [{}], [{ typing: "yes" }], [{ typing: true, extra: 1 }]])(
+    "refuses body %j with 400 invalid_request",
+    async (body) => {
+      const { conversation_id: id } = await send(t, {});
+      expect(expectError(await typing(t, id, body), 400, "invalid_request")).toMatch(/^(body|typing): /);
+    },
+  );
 });
 
 describe("simulate typing in groups: conversation.typing per member number's conversation", () => {
@@ -108,22 +133,47 @@ describe("simulate typing in groups: conversation.typing per member number's con
 
   it("fires conversation.typing with conversation_id and from in each member number's conversation", async () => {
     const received = await groupInbound(t, { from: IPHONE, to: MAIN, members: [SALES, ALICE] });
-    const res = await t.api("POST", "/sandbox/v1/simulate/typing", { body: { from: ALICE, conversation_id: received.conversation_id } });
+    const res = await t.api("POST", "/sandbox/v1/simulate/typing", {
+      body: { from: ALICE, conversation_id: received.conversation_id },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.id).toBe(received.conversation_id);
     const typingEvents = (await events(t)).filter((p) => p.type === "conversation.typing");
     expect(typingEvents).toHaveLength(2);
-    expect(typingEvents[0]).toEqual({ type: "conversation.typing", conversation_id: received.conversation_id, typing: true, from: ALICE });
+    expect(typingEvents[0]).toEqual({
+      type: "conversation.typing",
+      conversation_id: received.conversation_id,
+      typing: true,
+      from: ALICE,
+    });
     expect(typingEvents[1].conversation_id).not.toBe(received.conversation_id);
   });
 
   it("refuses a non-member, both to and conversation_id, and group MMS threads", async () => {
     const received = await groupInbound(t, { members: [ALICE] });
     const body = { conversation_id: received.conversation_id };
-    expectError(await t.api("POST", "/sandbox/v1/simulate/typing", { body: { ...body, from: "+14155550160" } }), 400, "invalid_request");
-    expectError(await t.api("POST", "/sandbox/v1/simulate/typing", { body: { ...body, from: ALICE, to: MAIN } }), 400, "invalid_request");
-    expectError(await t.api("POST", "/sandbox/v1/simulate/typing", { body: { ...body, from: MAIN } }), 400, "invalid_request");
+    expectError(
+      await t.api("POST", "/sandbox/v1/simulate/typing", { body: { ...body, from: "+14155550160" } }),
+      400,
+      "invalid_request",
+    );
+    expectError(
+      await t.api("POST", "/sandbox/v1/simulate/typing", { body: { ...body, from: ALICE, to: MAIN } }),
+      400,
+      "invalid_request",
+    );
+    expectError(
+      await t.api("POST", "/sandbox/v1/simulate/typing", { body: { ...body, from: MAIN } }),
+      400,
+      "invalid_request",
+    );
     const mms = await groupInbound(t, { members: [ANDROID] });
-    expectError(await t.api("POST", "/sandbox/v1/simulate/typing", { body: { conversation_id: mms.conversation_id, from: IPHONE } }), 409, "invalid_state");
+    expectError(
+      await t.api("POST", "/sandbox/v1/simulate/typing", {
+        body: { conversation_id: mms.conversation_id, from: IPHONE },
+      }),
+      409,
+      "invalid_state",
+    );
   });
 });

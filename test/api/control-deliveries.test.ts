@@ -6,7 +6,15 @@ import { KEY, useSandbox } from "../helpers/sandbox.js";
 import { useReceiver } from "../helpers/webhook-receiver.js";
 
 const OTHER_KEY = "sk_test_globex_000000000000000";
-const fixture = parseFixture({ accounts: [{ name: "Acme", api_key: KEY }, { name: "Globex", api_key: OTHER_KEY }] }, "test fixture");
+const fixture = parseFixture(
+  {
+    accounts: [
+      { name: "Acme", api_key: KEY },
+      { name: "Globex", api_key: OTHER_KEY },
+    ],
+  },
+  "test fixture",
+);
 
 /** Reads server-sent events from a streaming response into an array. */
 function collect(response: Response): { messages: EventSourceMessage[]; done: Promise<void> } {
@@ -15,7 +23,8 @@ function collect(response: Response): { messages: EventSourceMessage[]; done: Pr
   const done = (async () => {
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
+        parser.feed(decoder.decode(chunk, { stream: true }));
     } catch {
       // aborted by the test
     }
@@ -32,7 +41,9 @@ describe("control API: webhook deliveries", () => {
   });
 
   const createHook = async (path = "/hook", key = KEY) =>
-    (await t.api("POST", "/v1/webhooks", { body: { url: receiver.url.replace("/hook", path) }, key })).body.data as { id: string };
+    (await t.api("POST", "/v1/webhooks", { body: { url: receiver.url.replace("/hook", path) }, key })).body.data as {
+      id: string;
+    };
 
   it("lists the account's deliveries newest first, filtered by endpoint, status and event, paged", async () => {
     const a = await createHook("/a");
@@ -49,7 +60,16 @@ describe("control API: webhook deliveries", () => {
       [first.id, b.id],
       [first.id, a.id],
     ]);
-    expect(Object.keys(all.data[0]).sort()).toEqual(["attempts", "created_at", "event_id", "event_type", "id", "next_attempt_at", "status", "webhook_id"]);
+    expect(Object.keys(all.data[0]).sort()).toEqual([
+      "attempts",
+      "created_at",
+      "event_id",
+      "event_type",
+      "id",
+      "next_attempt_at",
+      "status",
+      "webhook_id",
+    ]);
     const pending = (await t.api("GET", `/sandbox/v1/deliveries?status=pending`)).body.data;
     expect(pending.every((d: any) => d.webhook_id === b.id)).toBe(true);
     expect(pending).toHaveLength(2);
@@ -59,7 +79,9 @@ describe("control API: webhook deliveries", () => {
     expect(ofEvent).toHaveLength(2);
     const page1 = (await t.api("GET", "/sandbox/v1/deliveries?limit=3")).body;
     expect(page1.has_more).toBe(true);
-    const page2 = (await t.api("GET", `/sandbox/v1/deliveries?limit=3&before=${encodeURIComponent(page1.data[2].created_at)}`)).body;
+    const page2 = (
+      await t.api("GET", `/sandbox/v1/deliveries?limit=3&before=${encodeURIComponent(page1.data[2].created_at)}`)
+    ).body;
     expect(page2.data.map((d: any) => d.id)).toEqual([all.data[3].id]);
   });
 
@@ -113,8 +135,15 @@ describe("control API: webhook deliveries", () => {
     await createHook("/theirs", OTHER_KEY);
     const abort = new AbortController();
     const headers = { authorization: `Bearer ${KEY}`, accept: "text/event-stream" };
-    const onlyA = collect(await fetch(`${t.sandbox.baseUrl}/sandbox/v1/deliveries/stream?webhook_id=${a.id}`, { headers, signal: abort.signal }));
-    const every = collect(await fetch(`${t.sandbox.baseUrl}/sandbox/v1/deliveries/stream`, { headers, signal: abort.signal }));
+    const onlyA = collect(
+      await fetch(`${t.sandbox.baseUrl}/sandbox/v1/deliveries/stream?webhook_id=${a.id}`, {
+        headers,
+        signal: abort.signal,
+      }),
+    );
+    const every = collect(
+      await fetch(`${t.sandbox.baseUrl}/sandbox/v1/deliveries/stream`, { headers, signal: abort.signal }),
+    );
     receiver.reply((request) => ({ status: request.path === "/a" ? 500 : 202 }));
     const event = emitTestEvent(t.sandbox.ctx);
     emitTestEvent(t.sandbox.ctx, "message.sent", {}, "Globex");

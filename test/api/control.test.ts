@@ -57,7 +57,9 @@ describe("control API: a real clock cannot be advanced", () => {
 describe("control API: events", () => {
   const t = useSandbox();
   const emit = (type: "message.sent" | "message.read", id: string) =>
-    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, allAccounts(t.sandbox.ctx)[0]!.id, type, lifecycleFields(type, { message_id: ids(id) })));
+    t.sandbox.ctx.db.transaction(() =>
+      emitEvent(t.sandbox.ctx, allAccounts(t.sandbox.ctx)[0]!.id, type, lifecycleFields(type, { message_id: ids(id) })),
+    );
 
   it("lists events after a sequence number, oldest first, with has_more", async () => {
     for (const id of ["a", "b", "c"]) emit("message.sent", id);
@@ -65,7 +67,9 @@ describe("control API: events", () => {
     expect(page1.body.data.map((e: any) => e.payload.message_id)).toEqual([ids("a"), ids("b")]);
     expect(page1.body.has_more).toBe(true);
     const page2 = await t.api("GET", `/sandbox/v1/events?after=${page1.body.data[1].seq}`);
-    expect(page2.body.data.map((e: any) => e.payload)).toEqual([{ type: "message.sent", ...lifecycleFields("message.sent", { message_id: ids("c") }) }]);
+    expect(page2.body.data.map((e: any) => e.payload)).toEqual([
+      { type: "message.sent", ...lifecycleFields("message.sent", { message_id: ids("c") }) },
+    ]);
     expect(page2.body.has_more).toBe(false);
   });
 
@@ -99,7 +103,9 @@ describe("control API: events", () => {
   it("refuses a limit outside 1-100", async () => {
     expect((await t.api("GET", "/sandbox/v1/events?limit=0")).status).toBe(400);
     expect((await t.api("GET", "/sandbox/v1/events?limit=101")).status).toBe(400);
-    expect((await t.api("GET", "/sandbox/v1/events?limit=1e1")).body.message).toBe("limit: must be a whole number from 1 to 100");
+    expect((await t.api("GET", "/sandbox/v1/events?limit=1e1")).body.message).toBe(
+      "limit: must be a whole number from 1 to 100",
+    );
     expect((await t.api("GET", "/sandbox/v1/events?after=0x10")).body.message).toBe("after: must be a whole number");
   });
 });
@@ -109,7 +115,9 @@ describe("control API: the live event stream (server-sent events)", () => {
 
   it("streams events as they are emitted, replaying after a known sequence number", async () => {
     const account = allAccounts(t.sandbox.ctx)[0]!.id;
-    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, account, "message.sent", lifecycleFields("message.sent", { message_id: ids("bef0") })));
+    t.sandbox.ctx.db.transaction(() =>
+      emitEvent(t.sandbox.ctx, account, "message.sent", lifecycleFields("message.sent", { message_id: ids("bef0") })),
+    );
     const abort = new AbortController();
     const res = await fetch(`${t.sandbox.baseUrl}/sandbox/v1/events/stream?after=0&types=message.sent`, {
       headers: { authorization: "Bearer sk_test_acme_0000000000000000" },
@@ -138,7 +146,10 @@ describe("control API: HEAD on the event stream", () => {
 
   it("answers the stream's status and headers, ends at once and leaves no subscriber behind", async () => {
     expect(t.sandbox.ctx.bus.has("event")).toBe(false);
-    const res = await fetch(`${t.sandbox.baseUrl}/sandbox/v1/events/stream`, { method: "HEAD", headers: { authorization: "Bearer sk_test_acme_0000000000000000" } });
+    const res = await fetch(`${t.sandbox.baseUrl}/sandbox/v1/events/stream`, {
+      method: "HEAD",
+      headers: { authorization: "Bearer sk_test_acme_0000000000000000" },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     expect(await res.text()).toBe("");
@@ -152,7 +163,9 @@ describe("control API: reset", () => {
 
   it("wipes state and re-seeds from the fixture, returning the accounts", async () => {
     const account = allAccounts(t.sandbox.ctx)[0]!.id;
-    t.sandbox.ctx.db.transaction(() => emitEvent(t.sandbox.ctx, account, "message.sent", lifecycleFields("message.sent")));
+    t.sandbox.ctx.db.transaction(() =>
+      emitEvent(t.sandbox.ctx, account, "message.sent", lifecycleFields("message.sent")),
+    );
     const res = await t.api("POST", "/sandbox/v1/reset");
     expect(res.status).toBe(200);
     expect(res.body.data.accounts[0]).toMatchObject({ name: "Acme", api_key: "sk_test_acme_0000000000000000" });
@@ -165,7 +178,15 @@ describe("control API: reset", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain("fixture: accounts: must list at least one account");
     expect((await t.api("GET", "/v1/numbers")).status).toBe(200);
-    const fixture = { accounts: [{ name: "Acme", api_key: "sk_test_acme_0000000000000000", numbers: [{ handle: "+14155550150", channels: ["sms"] }] }] };
+    const fixture = {
+      accounts: [
+        {
+          name: "Acme",
+          api_key: "sk_test_acme_0000000000000000",
+          numbers: [{ handle: "+14155550150", channels: ["sms"] }],
+        },
+      ],
+    };
     const res = await t.api("POST", "/sandbox/v1/reset", { body: { fixture } });
     expect(res.status).toBe(200);
     expect((await t.api("GET", "/v1/numbers")).body.data.map((n: any) => n.handle)).toEqual(["+14155550150"]);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { KEY, useSandbox } from "../helpers/sandbox.js";
 
-const errorShape = (code: string) => ({ error: code, message: expect.any(String), request_id: expect.stringMatching(/^req_[0-9a-f]{24}$/) });
+const errorShape = (code: string) => ({
+  error: code,
+  message: expect.any(String),
+  request_id: expect.stringMatching(/^req_[0-9a-f]{24}$/),
+});
 
 for (const socket of [false, true]) {
   describe(`conventions of spec section 1 (${socket ? "over a socket" : "in-process"})`, () => {
@@ -84,7 +88,10 @@ for (const socket of [false, true]) {
       });
 
       it("wrong content type: 415 unsupported_media_type", async () => {
-        const res = await t.api("POST", "/sandbox/v1/clock/advance", { body: '{"duration":"1h"}', headers: { "content-type": "text/plain" } });
+        const res = await t.api("POST", "/sandbox/v1/clock/advance", {
+          body: '{"duration":"1h"}',
+          headers: { "content-type": "text/plain" },
+        });
         expect(res.status).toBe(415);
         expect(res.body).toEqual(errorShape("unsupported_media_type"));
       });

@@ -6,10 +6,32 @@ import { KEY, useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 import { useReceiver } from "../helpers/webhook-receiver.js";
 
 const OTHER_KEY = "sk_test_globex_000000000000000";
-const fixture = parseFixture({ accounts: [{ name: "Acme", api_key: KEY }, { name: "Globex", api_key: OTHER_KEY }] }, "test fixture");
+const fixture = parseFixture(
+  {
+    accounts: [
+      { name: "Acme", api_key: KEY },
+      { name: "Globex", api_key: OTHER_KEY },
+    ],
+  },
+  "test fixture",
+);
 
-interface Attempt { n: number; at: string; status_code: number | null; error: string | null; duration_ms: number; resend: boolean; signature: string | null }
-interface Delivery { id: string; status: string; event_id: string; attempts: Attempt[]; next_attempt_at: string | null }
+interface Attempt {
+  n: number;
+  at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  resend: boolean;
+  signature: string | null;
+}
+interface Delivery {
+  id: string;
+  status: string;
+  event_id: string;
+  attempts: Attempt[];
+  next_attempt_at: string | null;
+}
 
 async function onlyDelivery(t: TestSandbox): Promise<Delivery> {
   const list = (await t.api("GET", "/sandbox/v1/deliveries")).body.data as Delivery[];
@@ -17,7 +39,8 @@ async function onlyDelivery(t: TestSandbox): Promise<Delivery> {
   return list[0] as Delivery;
 }
 
-const resend = (t: TestSandbox, id: string, key?: string) => t.api("POST", `/sandbox/v1/deliveries/${id}/resend`, { key });
+const resend = (t: TestSandbox, id: string, key?: string) =>
+  t.api("POST", `/sandbox/v1/deliveries/${id}/resend`, { key });
 
 describe("resend a delivery (POST /sandbox/v1/deliveries/:id/resend)", () => {
   const t = useSandbox({ fixture });
@@ -29,7 +52,10 @@ describe("resend a delivery (POST /sandbox/v1/deliveries/:id/resend)", () => {
   });
 
   const createHook = async (secret = "resend-secret-0123456789") =>
-    (await t.api("POST", "/v1/webhooks", { body: { url: receiver.url, secret } })).body.data as { id: string; secret: string };
+    (await t.api("POST", "/v1/webhooks", { body: { url: receiver.url, secret } })).body.data as {
+      id: string;
+      secret: string;
+    };
 
   it("posts the stored payload again now, signed afresh, recorded as a resend", async () => {
     await createHook();
@@ -56,7 +82,9 @@ describe("resend a delivery (POST /sandbox/v1/deliveries/:id/resend)", () => {
     // The rung it repeats: X-Msgctl-Attempt stays within 1-8 (SANDBOX.md section 5).
     expect(second?.headers["x-msgctl-attempt"]).toBe("1");
     expect(second?.headers["x-msgctl-resend"]).toBe("1");
-    expect(verifyWebhook(second?.body ?? "", String(second?.headers["x-service-signature"]), "resend-secret-0123456789").ok).toBe(true);
+    expect(
+      verifyWebhook(second?.body ?? "", String(second?.headers["x-service-signature"]), "resend-secret-0123456789").ok,
+    ).toBe(true);
     expect(await onlyDelivery(t)).toEqual(after);
   });
 
@@ -89,7 +117,9 @@ describe("resend a delivery (POST /sandbox/v1/deliveries/:id/resend)", () => {
     expect(after.attempts.at(-1)).toMatchObject({ n: 9, status_code: 200, resend: true });
     expect(after.next_attempt_at).toBeNull();
     // Each attempt records the signature header it carried, the resend's too.
-    expect(after.attempts.map((a) => a.signature)).toEqual(receiver.requests.map((r) => r.headers["x-service-signature"]));
+    expect(after.attempts.map((a) => a.signature)).toEqual(
+      receiver.requests.map((r) => r.headers["x-service-signature"]),
+    );
   });
 
   it("an acknowledged resend of a pending delivery cancels its next retry", async () => {
@@ -146,7 +176,9 @@ describe("resend a delivery (POST /sandbox/v1/deliveries/:id/resend)", () => {
     for (const wait of [5_000, 60_000, 600_000, 3_600_000, 14_400_000, 28_800_000, 43_200_000]) await t.advance(wait);
     expect((await onlyDelivery(t)).status).toBe("failed");
     await resend(t, id);
-    const headers = receiver.requests.map((r) => `${r.headers["x-msgctl-attempt"]}${r.headers["x-msgctl-resend"] ? "r" : ""}`);
+    const headers = receiver.requests.map(
+      (r) => `${r.headers["x-msgctl-attempt"]}${r.headers["x-msgctl-resend"] ? "r" : ""}`,
+    );
     expect(headers).toEqual(["1", "1r", "2", "3", "4", "5", "6", "7", "8", "8r"]);
   });
 
@@ -180,7 +212,11 @@ describe("resend a delivery (POST /sandbox/v1/deliveries/:id/resend)", () => {
     emitTestEvent(t.sandbox.ctx);
     await t.advance(0);
     const delivery = await onlyDelivery(t);
-    for (const [id, key] of [["00000000-0000-4000-8000-000000000000", KEY], ["nope", KEY], [delivery.id, OTHER_KEY]] as const) {
+    for (const [id, key] of [
+      ["00000000-0000-4000-8000-000000000000", KEY],
+      ["nope", KEY],
+      [delivery.id, OTHER_KEY],
+    ] as const) {
       const res = await resend(t, id, key);
       expect(res.status).toBe(404);
       expect(res.body.error).toBe("not_found");

@@ -46,7 +46,9 @@ describe("the inspector's page and files", () => {
     expect(plain.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(plain.headers.get("content-encoding")).toBeNull();
     const body = Buffer.from(await plain.arrayBuffer());
-    const zipped = await t.sandbox.messagingApp.request(`/inspector/${script}`, { headers: { "accept-encoding": "gzip, br" } });
+    const zipped = await t.sandbox.messagingApp.request(`/inspector/${script}`, {
+      headers: { "accept-encoding": "gzip, br" },
+    });
     expect(zipped.headers.get("content-encoding")).toBe("gzip");
     expect(gunzipSync(Buffer.from(await zipped.arrayBuffer())).equals(body)).toBe(true);
     const css = await t.sandbox.messagingApp.request(`/inspector/${style}`);
@@ -84,12 +86,16 @@ describe("control API: the activity stream", () => {
         if (frame.event === "changed") arrivals.push(performance.now());
       },
     });
-    const res = await fetch(`${t.sandbox.baseUrl}/sandbox/v1/activity/stream`, { headers: { authorization: `Bearer ${key}` }, signal: abort.signal });
+    const res = await fetch(`${t.sandbox.baseUrl}/sandbox/v1/activity/stream`, {
+      headers: { authorization: `Bearer ${key}` },
+      signal: abort.signal,
+    });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     void (async () => {
       const decoder = new TextDecoder();
       try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+          parser.feed(decoder.decode(chunk, { stream: true }));
       } catch {
         // aborted
       }
@@ -122,12 +128,17 @@ describe("control API: the activity stream", () => {
   it("sends the account's events as `event` frames (id: seq), and no other account's", async () => {
     const frames = await listen();
     const sent = (await send("to be read")).body.data;
-    await t.api("POST", "/v1/messages", { body: { from_handle: "+14155550104", to: IPHONE, text: "Globex" }, key: OTHER_KEY });
+    await t.api("POST", "/v1/messages", {
+      body: { from_handle: "+14155550104", to: IPHONE, text: "Globex" },
+      key: OTHER_KEY,
+    });
     await t.advance(3_000);
     await vi.waitFor(() => expect(frames.filter((f) => f.event === "event")).toHaveLength(3));
     const events = frames.filter((f) => f.event === "event");
     expect(events.map((f) => JSON.parse(f.data).type)).toEqual(["message.sent", "message.delivered", "message.read"]);
-    expect(events.every((f) => JSON.parse(f.data).payload.message_id === sent.id && f.id === String(JSON.parse(f.data).seq))).toBe(true);
+    expect(
+      events.every((f) => JSON.parse(f.data).payload.message_id === sent.id && f.id === String(JSON.parse(f.data).seq)),
+    ).toBe(true);
   });
 
   it("coalesces a burst of writes: at most one `changed` frame per 50 ms, and one after the last write", async () => {
@@ -154,18 +165,28 @@ describe("control API: a thread's reactions, one event", () => {
   beforeEach(() => t.sandbox.control.reset());
 
   async function deliveredMessage() {
-    const sent = (await t.api("POST", "/v1/messages", { body: { from_handle: MAIN, to: IPHONE, text: "react to me" } })).body.data;
+    const sent = (await t.api("POST", "/v1/messages", { body: { from_handle: MAIN, to: IPHONE, text: "react to me" } }))
+      .body.data;
     await t.advance(1_000);
     return sent as { id: string; conversation_id: string };
   }
-  const reactions = async (conversationId: string) => (await t.api("GET", `/sandbox/v1/reactions?conversation_id=${conversationId}`)).body.data;
+  const reactions = async (conversationId: string) =>
+    (await t.api("GET", `/sandbox/v1/reactions?conversation_id=${conversationId}`)).body.data;
 
   it("lists the contact's reactions, a removal taking one away", async () => {
     const message = await deliveredMessage();
     for (const body of [{ reaction: "love" }, { reaction: "like" }, { reaction: "love", remove: true }]) {
-      expect((await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: message.id, from: IPHONE, ...body } })).status).toBe(200);
+      expect(
+        (
+          await t.api("POST", "/sandbox/v1/simulate/reaction", {
+            body: { message_id: message.id, from: IPHONE, ...body },
+          })
+        ).status,
+      ).toBe(200);
     }
-    expect(await reactions(message.conversation_id)).toEqual([{ message_id: message.id, from: IPHONE, side: "contact", reaction: "like", at: expect.any(String) }]);
+    expect(await reactions(message.conversation_id)).toEqual([
+      { message_id: message.id, from: IPHONE, side: "contact", reaction: "like", at: expect.any(String) },
+    ]);
   });
 
   it("lists the account's own reactions once they landed (after the send latency)", async () => {
@@ -173,17 +194,26 @@ describe("control API: a thread's reactions, one event", () => {
     await t.api("POST", `/v1/messages/${message.id}/react`, { body: { reaction: "👍" } });
     expect(await reactions(message.conversation_id)).toEqual([]);
     await t.advance(200);
-    expect(await reactions(message.conversation_id)).toEqual([{ message_id: message.id, from: MAIN, side: "account", reaction: "👍", at: expect.any(String) }]);
+    expect(await reactions(message.conversation_id)).toEqual([
+      { message_id: message.id, from: MAIN, side: "account", reaction: "👍", at: expect.any(String) },
+    ]);
   });
 
   it("needs the account's conversation_id: 400 naming it", async () => {
-    for (const query of ["", "?conversation_id=nope", `?conversation_id=${"0".repeat(8)}-0000-0000-0000-000000000000`]) {
+    for (const query of [
+      "",
+      "?conversation_id=nope",
+      `?conversation_id=${"0".repeat(8)}-0000-0000-0000-000000000000`,
+    ]) {
       const res = await t.api("GET", `/sandbox/v1/reactions${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body).toMatchObject({ error: "invalid_request", message: expect.stringContaining("conversation_id") });
     }
     const message = await deliveredMessage();
-    expect((await t.api("GET", `/sandbox/v1/reactions?conversation_id=${message.conversation_id}`, { key: OTHER_KEY })).status).toBe(400);
+    expect(
+      (await t.api("GET", `/sandbox/v1/reactions?conversation_id=${message.conversation_id}`, { key: OTHER_KEY }))
+        .status,
+    ).toBe(400);
   });
 
   it("answers one event by id: the account's, else 404", async () => {

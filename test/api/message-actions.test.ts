@@ -19,7 +19,8 @@ import {
 } from "../helpers/messages.js";
 import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 
-const post = (t: TestSandbox, id: string, action: string, body?: unknown) => t.api("POST", `/v1/messages/${id}/${action}`, { body });
+const post = (t: TestSandbox, id: string, action: string, body?: unknown) =>
+  t.api("POST", `/v1/messages/${id}/${action}`, { body });
 
 describe("react (spec 4.3): target delivered, iMessage or WhatsApp", () => {
   const t = useSandbox();
@@ -38,17 +39,23 @@ describe("react (spec 4.3): target delivered, iMessage or WhatsApp", () => {
     expect((await events(t)).filter((e) => e.type === "message.reaction")).toEqual([]);
   });
 
-  it.each(["love", "like", "dislike", "laugh", "emphasize", "question", "👍", "❤️", "👍🏽", "👨‍👩‍👧", "🇫🇷", "1️⃣"])("accepts %s", async (reaction) => {
-    const delivered = await deliveredIMessage(t);
-    expect((await post(t, delivered.id, "react", { reaction, remove: true })).status).toBe(200);
-  });
+  it.each(["love", "like", "dislike", "laugh", "emphasize", "question", "👍", "❤️", "👍🏽", "👨‍👩‍👧", "🇫🇷", "1️⃣"])(
+    "accepts %s",
+    async (reaction) => {
+      const delivered = await deliveredIMessage(t);
+      expect((await post(t, delivered.id, "react", { reaction, remove: true })).status).toBe(200);
+    },
+  );
 
-  it.each(["hearts", "", "👍👍", "a", "LOVE", "👍 "])("refuses %j with 400 invalid_request naming reaction", async (reaction) => {
-    const delivered = await deliveredIMessage(t);
-    const res = await post(t, delivered.id, "react", { reaction });
-    expect(res.status).toBe(400);
-    expect(res.body.message).toMatch(/^reaction: /);
-  });
+  it.each(["hearts", "", "👍👍", "a", "LOVE", "👍 "])(
+    "refuses %j with 400 invalid_request naming reaction",
+    async (reaction) => {
+      const delivered = await deliveredIMessage(t);
+      const res = await post(t, delivered.id, "react", { reaction });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/^reaction: /);
+    },
+  );
 
   it("counts a read message as delivered", async () => {
     const sent = await send(t, {});
@@ -70,16 +77,22 @@ describe("react (spec 4.3): target delivered, iMessage or WhatsApp", () => {
 
   it.each([
     ["queued", async () => (await send(t, {})).id],
-    ["sent (unreachable contact)", async () => {
-      const sent = await send(t, { to: MAGIC.unreachable });
-      await t.advance(1_000);
-      return sent.id;
-    }],
-    ["failed", async () => {
-      const sent = await send(t, { to: ANDROID });
-      await t.advance(200);
-      return sent.id;
-    }],
+    [
+      "sent (unreachable contact)",
+      async () => {
+        const sent = await send(t, { to: MAGIC.unreachable });
+        await t.advance(1_000);
+        return sent.id;
+      },
+    ],
+    [
+      "failed",
+      async () => {
+        const sent = await send(t, { to: ANDROID });
+        await t.advance(200);
+        return sent.id;
+      },
+    ],
   ])("refuses a %s message with 409 invalid_state", async (_name, make) => {
     const id = await make();
     const res = await post(t, id, "react", { reaction: "love" });
@@ -134,16 +147,24 @@ describe("edit (spec 4.3): iMessage only, lands asynchronously", () => {
 
   it.each([
     ["before it is sent", async () => (await send(t, {})).id, /not been sent/],
-    ["on SMS", async () => {
-      const sent = await send(t, { to: MAGIC.noIMessage });
-      await t.advance(700);
-      return sent.id;
-    }, /iMessage only/],
-    ["on WhatsApp", async () => {
-      const sent = await send(t, { from_handle: SALES, channel: "whatsapp" });
-      await t.advance(700);
-      return sent.id;
-    }, /iMessage only/],
+    [
+      "on SMS",
+      async () => {
+        const sent = await send(t, { to: MAGIC.noIMessage });
+        await t.advance(700);
+        return sent.id;
+      },
+      /iMessage only/,
+    ],
+    [
+      "on WhatsApp",
+      async () => {
+        const sent = await send(t, { from_handle: SALES, channel: "whatsapp" });
+        await t.advance(700);
+        return sent.id;
+      },
+      /iMessage only/,
+    ],
     ["on a contact's message", async () => (await inbound(t, {})).id, /own messages/],
   ])("refuses an edit %s with 409 invalid_state", async (_name, make, text) => {
     const id = await make();
@@ -152,12 +173,15 @@ describe("edit (spec 4.3): iMessage only, lands asynchronously", () => {
     expect(res.body).toMatchObject({ error: "invalid_state", message: expect.stringMatching(text) });
   });
 
-  it.each([[{}], [{ text: "" }], [{ text: 5 }], [undefined]])("refuses body %j with 400 naming the field", async (body) => {
-    const delivered = await deliveredIMessage(t);
-    const res = await post(t, delivered.id, "edit", body);
-    expect(res.status).toBe(400);
-    expect(res.body.message).toMatch(/^(text|body): /);
-  });
+  it.each([[{}], [{ text: "" }], [{ text: 5 }], [undefined]])(
+    "refuses body %j with 400 naming the field",
+    async (body) => {
+      const delivered = await deliveredIMessage(t);
+      const res = await post(t, delivered.id, "edit", body);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/^(text|body): /);
+    },
+  );
 });
 
 describe("unsend (spec section 3): delivered/sent → unsent, iMessage only", () => {
@@ -186,7 +210,12 @@ describe("unsend (spec section 3): delivered/sent → unsent, iMessage only", ()
     const delivered = await deliveredIMessage(t);
     await post(t, delivered.id, "unsend");
     await t.advance(200);
-    for (const [action, body] of [["edit", { text: "x" }], ["react", { reaction: "love" }], ["unsend", undefined], ["retry", undefined]] as const) {
+    for (const [action, body] of [
+      ["edit", { text: "x" }],
+      ["react", { reaction: "love" }],
+      ["unsend", undefined],
+      ["retry", undefined],
+    ] as const) {
       expect((await post(t, delivered.id, action, body)).status, action).toBe(409);
     }
   });
@@ -203,11 +232,14 @@ describe("unsend (spec section 3): delivered/sent → unsent, iMessage only", ()
 
   it.each([
     ["before it is sent", async () => (await send(t, {})).id],
-    ["on SMS", async () => {
-      const sent = await send(t, { to: MAGIC.noIMessage });
-      await t.advance(700);
-      return sent.id;
-    }],
+    [
+      "on SMS",
+      async () => {
+        const sent = await send(t, { to: MAGIC.noIMessage });
+        await t.advance(700);
+        return sent.id;
+      },
+    ],
   ])("refuses an unsend %s with 409", async (_name, make) => {
     const id = await make();
     expect((await post(t, id, "unsend")).status).toBe(409);
@@ -257,7 +289,10 @@ describe("reactions, edits and unsends follow the retry policy but never fail th
     await post(t, delivered.id, "unsend");
     await t.advance(25 * 3_600_000);
     expect(await statusOf(t, delivered.id)).toBe("delivered");
-    expect(listMessageActions(t.sandbox.db, delivered.id)[0]).toMatchObject({ status: "dropped", error: expect.stringMatching(/24 hours/) });
+    expect(listMessageActions(t.sandbox.db, delivered.id)[0]).toMatchObject({
+      status: "dropped",
+      error: expect.stringMatching(/24 hours/),
+    });
   });
 
   it("drops a WhatsApp reaction at once when the session needs re-linking", async () => {
@@ -266,7 +301,10 @@ describe("reactions, edits and unsends follow the retry policy but never fail th
     await fault(t, SALES, { fault: "relink-required" });
     await post(t, sent.id, "react", { reaction: "love" });
     await t.advance(200);
-    expect(listMessageActions(t.sandbox.db, sent.id)[0]).toMatchObject({ status: "dropped", error: expect.stringMatching(/re-link/) });
+    expect(listMessageActions(t.sandbox.db, sent.id)[0]).toMatchObject({
+      status: "dropped",
+      error: expect.stringMatching(/re-link/),
+    });
     expect(await message(t, sent.id)).toMatchObject({ status: "delivered", error: null });
   });
 });

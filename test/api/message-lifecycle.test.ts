@@ -25,7 +25,13 @@ describe("message status (spec section 3): queued → sent → delivered → rea
   it("is accepted queued with channel null, and leaves the queue after the 200 ms send latency", async () => {
     const start = t.sandbox.ctx.clock.now();
     const sent = await send(t, {});
-    expect(sent).toMatchObject({ status: "queued", channel: null, direction: "outbound", sent_at: null, attachments: [] });
+    expect(sent).toMatchObject({
+      status: "queued",
+      channel: null,
+      direction: "outbound",
+      sent_at: null,
+      attachments: [],
+    });
     await expectStatusAt(t, sent.id, 199, "queued", start);
     await expectStatusAt(t, sent.id, 200, "sent", start);
     expect((await message(t, sent.id)).channel).toBe("imessage");
@@ -49,7 +55,13 @@ describe("message status (spec section 3): queued → sent → delivered → rea
     const payloads = await events(t, sent.id);
     expect(payloads.map((p) => p.type)).toEqual(["message.sent", "message.delivered", "message.read"]);
     for (const payload of payloads) {
-      expect(payload).toMatchObject({ message_id: sent.id, conversation_id: sent.conversation_id, channel: "imessage", from: MAIN, to: IPHONE });
+      expect(payload).toMatchObject({
+        message_id: sent.id,
+        conversation_id: sent.conversation_id,
+        channel: "imessage",
+        from: MAIN,
+        to: IPHONE,
+      });
     }
     expect(payloads[2]).toMatchObject({ status: "read", read_at: expect.any(String) });
   });
@@ -111,14 +123,15 @@ describe("routing (SANDBOX.md section 3): iMessage or SMS per recipient", () => 
     expect(email.body.data).toEqual({ handle: "someone@example.com", imessage: true, channel: "imessage" });
   });
 
-  it.each([["missing", ""], ["not a number", "?handle=hello"], ["an invalid number", "?handle=%2B15555550100"]])(
-    "refuses availability with a handle %s: 400 invalid_request naming handle",
-    async (_name, query) => {
-      const res = await t.api("GET", `/v1/handles/availability${query}`);
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^handle: /) });
-    },
-  );
+  it.each([
+    ["missing", ""],
+    ["not a number", "?handle=hello"],
+    ["an invalid number", "?handle=%2B15555550100"],
+  ])("refuses availability with a handle %s: 400 invalid_request naming handle", async (_name, query) => {
+    const res = await t.api("GET", `/v1/handles/availability${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^handle: /) });
+  });
 });
 
 describe("routing: WhatsApp only when asked for, from a number that serves it", () => {
@@ -143,11 +156,19 @@ describe("routing: WhatsApp only when asked for, from a number that serves it", 
   it("fails a WhatsApp send to a contact without WhatsApp, with an error", async () => {
     const sent = await send(t, { from_handle: SUPPORT, channel: "whatsapp", to: MAGIC.noWhatsApp });
     await t.advance(200);
-    expect(await message(t, sent.id)).toMatchObject({ status: "failed", channel: null, error: expect.stringContaining("not on WhatsApp") });
+    expect(await message(t, sent.id)).toMatchObject({
+      status: "failed",
+      channel: null,
+      error: expect.stringContaining("not on WhatsApp"),
+    });
   });
 
   it.each([
-    ["channel whatsapp from a number without WhatsApp", { from_handle: MAIN, channel: "whatsapp" }, /^channel: .*does not serve WhatsApp/],
+    [
+      "channel whatsapp from a number without WhatsApp",
+      { from_handle: MAIN, channel: "whatsapp" },
+      /^channel: .*does not serve WhatsApp/,
+    ],
     ["no channel from a WhatsApp-only number", { from_handle: SUPPORT }, /^channel: .*serves only WhatsApp/],
     ["channel sms", { channel: "sms" }, /^channel: /],
     ["an email recipient over WhatsApp", { from_handle: SUPPORT, channel: "whatsapp", to: "a@example.com" }, /^to: /],
@@ -168,7 +189,11 @@ describe("the Android rule (spec section 1): outbound-first to Android is unsupp
     expect(sent.status).toBe("queued");
     await t.advance(200);
     const failed = await message(t, sent.id);
-    expect(failed).toMatchObject({ status: "failed", channel: null, error: expect.stringContaining("must message first") });
+    expect(failed).toMatchObject({
+      status: "failed",
+      channel: null,
+      error: expect.stringContaining("must message first"),
+    });
     const [event] = await events(t, sent.id);
     expect(event).toMatchObject({ type: "message.failed", message_id: sent.id, error: failed.error });
   });

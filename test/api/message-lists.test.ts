@@ -8,7 +8,10 @@ async function walk(t: TestSandbox, path: string, limit: number, cursorField: st
   let before: string | undefined;
   for (;;) {
     const separator = path.includes("?") ? "&" : "?";
-    const res = await t.api("GET", `${path}${separator}limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ""}`);
+    const res = await t.api(
+      "GET",
+      `${path}${separator}limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ""}`,
+    );
     expect(res.status).toBe(200);
     ids.push(...res.body.data.map((item: any) => item.id));
     if (!res.body.has_more) return ids;
@@ -49,7 +52,10 @@ describe("GET /v1/messages (spec 4.3): newest first, paged with before, no skips
     const out = await send(t, {});
     const received = await inbound(t, {});
     const res = await t.api("GET", `/v1/messages?conversation_id=${out.conversation_id}`);
-    expect(res.body.data.map((m: any) => [m.id, m.direction])).toEqual([[received.id, "inbound"], [out.id, "outbound"]]);
+    expect(res.body.data.map((m: any) => [m.id, m.direction])).toEqual([
+      [received.id, "inbound"],
+      [out.id, "outbound"],
+    ]);
   });
 
   it.each([
@@ -77,7 +83,11 @@ describe("GET /v1/messages before a timestamp with an offset", () => {
   const t = useSandbox();
 
   it("takes +hh:mm, escaped or not (an unescaped + arrives as a space)", async () => {
-    for (const before of ["2030-01-01T05:00:00.000%2B05:00", "2030-01-01T05:00:00.000+05:00", "2030-01-01T00:00:00.000-00:00"]) {
+    for (const before of [
+      "2030-01-01T05:00:00.000%2B05:00",
+      "2030-01-01T05:00:00.000+05:00",
+      "2030-01-01T00:00:00.000-00:00",
+    ]) {
       expect((await t.api("GET", `/v1/messages?before=${before}`)).status, before).toBe(200);
     }
   });

@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { listJobs } from "../../src/store/jobs.js";
-import { eventTypes, events, expectStatusAt, fault, IPHONE, MAIN, message, resetBeforeEach, SALES, send, statusOf, SUPPORT } from "../helpers/messages.js";
+import {
+  eventTypes,
+  events,
+  expectStatusAt,
+  fault,
+  IPHONE,
+  MAIN,
+  message,
+  resetBeforeEach,
+  SALES,
+  send,
+  statusOf,
+  SUPPORT,
+} from "../helpers/messages.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
 const S = 1_000;
@@ -120,7 +133,14 @@ describe("WhatsApp rate limiting (SANDBOX.md section 5): per-number cool-down 2 
     const start = t.sandbox.ctx.clock.now();
     const sent = await send(t, whatsapp);
     let attempt = 200;
-    for (const [level, minutes] of [[0, 2], [1, 4], [2, 8], [3, 16], [4, 30], [5, 30]] as const) {
+    for (const [level, minutes] of [
+      [0, 2],
+      [1, 4],
+      [2, 8],
+      [3, 16],
+      [4, 30],
+      [5, 30],
+    ] as const) {
       await expectStatusAt(t, sent.id, attempt, "queued", start);
       const faults = (await t.api("GET", `/sandbox/v1/numbers/${encodeURIComponent(SUPPORT)}/faults`)).body.data;
       expect(faults).toMatchObject({ status: "rate_limited", rate_limited: true, rate_limit_level: level });
@@ -172,7 +192,9 @@ describe("WhatsApp rate limiting (SANDBOX.md section 5): per-number cool-down 2 
   });
 
   it("refuses rate-limited on a number without WhatsApp: 400 invalid_request", async () => {
-    const res = await t.api("POST", `/sandbox/v1/numbers/${encodeURIComponent(MAIN)}/faults`, { body: { fault: "rate-limited" } });
+    const res = await t.api("POST", `/sandbox/v1/numbers/${encodeURIComponent(MAIN)}/faults`, {
+      body: { fault: "rate-limited" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("invalid_request");
   });
@@ -190,7 +212,9 @@ describe("permanent errors (spec section 3): WhatsApp session needs re-linking",
     await expectStatusAt(t, sent.id, 200, "failed", start);
     const [event] = await events(t, sent.id);
     expect(event).toMatchObject({ type: "message.failed", error: expect.stringContaining("re-link") });
-    expect((await t.api("GET", "/v1/numbers")).body.data.find((n: any) => n.handle === SALES).status).toBe("relink_required");
+    expect((await t.api("GET", "/v1/numbers")).body.data.find((n: any) => n.handle === SALES).status).toBe(
+      "relink_required",
+    );
   });
 
   it("leaves iMessage from the same number alone", async () => {
@@ -201,7 +225,9 @@ describe("permanent errors (spec section 3): WhatsApp session needs re-linking",
   });
 
   it("refuses relink-required on a WhatsApp Cloud API number: 400", async () => {
-    const res = await t.api("POST", `/sandbox/v1/numbers/${encodeURIComponent(SUPPORT)}/faults`, { body: { fault: "relink-required" } });
+    const res = await t.api("POST", `/sandbox/v1/numbers/${encodeURIComponent(SUPPORT)}/faults`, {
+      body: { fault: "relink-required" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/Cloud API/);
   });
@@ -249,7 +275,12 @@ describe("retry (spec 4.3): failed → queued", () => {
     await t.api("POST", `/sandbox/v1/messages/${sent.id}/fail`);
     await t.api("POST", `/v1/messages/${sent.id}/retry`);
     await t.advance(3_000);
-    expect(await eventTypes(t, sent.id)).toEqual(["message.failed", "message.sent", "message.delivered", "message.read"]);
+    expect(await eventTypes(t, sent.id)).toEqual([
+      "message.failed",
+      "message.sent",
+      "message.delivered",
+      "message.read",
+    ]);
     expect(listJobs(t.sandbox.db)).toEqual([]);
   });
 });

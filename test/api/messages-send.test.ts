@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { listJobs } from "../../src/store/jobs.js";
-import { eventTypes, inbound, IPHONE, MAIN, message, resetBeforeEach, SALES, send, SUPPORT } from "../helpers/messages.js";
+import {
+  eventTypes,
+  inbound,
+  IPHONE,
+  MAIN,
+  message,
+  resetBeforeEach,
+  SALES,
+  send,
+  SUPPORT,
+} from "../helpers/messages.js";
 import { KEY, useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 
 const BETA_KEY = "sk_test_beta_0000000000000000";
@@ -31,7 +41,9 @@ describe("POST /v1/messages (spec 4.3): accepted", () => {
   resetBeforeEach(t);
 
   it("answers 202 with the Message: queued, channel null, every field of spec section 2", async () => {
-    const res = await t.api("POST", "/v1/messages", { body: { to: IPHONE, from_handle: MAIN, text: "hello", effect: "slam" } });
+    const res = await t.api("POST", "/v1/messages", {
+      body: { to: IPHONE, from_handle: MAIN, text: "hello", effect: "slam" },
+    });
     expect(res.status).toBe(202);
     expect(res.body.data).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -63,7 +75,9 @@ describe("POST /v1/messages (spec 4.3): accepted", () => {
 
   it("sends into an existing thread with conversation_id, over that thread's service", async () => {
     const opener = await send(t, { from_handle: SALES, channel: "whatsapp" });
-    const followUp = (await t.api("POST", "/v1/messages", { body: { conversation_id: opener.conversation_id, text: "more" } })).body.data;
+    const followUp = (
+      await t.api("POST", "/v1/messages", { body: { conversation_id: opener.conversation_id, text: "more" } })
+    ).body.data;
     expect(followUp.conversation_id).toBe(opener.conversation_id);
     await t.advance(200);
     expect((await message(t, followUp.id)).channel).toBe("whatsapp");
@@ -84,7 +98,14 @@ describe("POST /v1/messages (spec 4.3): accepted", () => {
   });
 
   it("accepts null for optional fields", async () => {
-    const sent = await send(t, { effect: null, reply_to: null, channel: null, voice_memo: null, media_quality: null, attachment_ids: null });
+    const sent = await send(t, {
+      effect: null,
+      reply_to: null,
+      channel: null,
+      voice_memo: null,
+      media_quality: null,
+      attachment_ids: null,
+    });
     expect(sent.status).toBe("queued");
   });
 });
@@ -94,30 +115,117 @@ describe("POST /v1/messages: refused input (SANDBOX.md section 5), changing noth
   resetBeforeEach(t);
 
   const cases: [string, unknown, string, RegExp][] = [
-    ["conversation_id with to", { conversation_id: "7d0c8a3e-1111-4111-8111-111111111111", to: IPHONE, text: "x" }, "invalid_request", /^conversation_id: /],
-    ["conversation_id with from_handle", { conversation_id: "7d0c8a3e-1111-4111-8111-111111111111", from_handle: MAIN, text: "x" }, "invalid_request", /^conversation_id: /],
+    [
+      "conversation_id with to",
+      { conversation_id: "7d0c8a3e-1111-4111-8111-111111111111", to: IPHONE, text: "x" },
+      "invalid_request",
+      /^conversation_id: /,
+    ],
+    [
+      "conversation_id with from_handle",
+      { conversation_id: "7d0c8a3e-1111-4111-8111-111111111111", from_handle: MAIN, text: "x" },
+      "invalid_request",
+      /^conversation_id: /,
+    ],
     ["neither to nor conversation_id", { from_handle: MAIN, text: "x" }, "invalid_request", /^to: /],
     ["to without from_handle", { to: IPHONE, text: "x" }, "invalid_request", /^from_handle: /],
     ["no text and no attachments", { to: IPHONE, from_handle: MAIN }, "invalid_request", /^text: /],
     ["empty text", { to: IPHONE, from_handle: MAIN, text: "" }, "invalid_request", /^text: /],
     ["text not a string", { to: IPHONE, from_handle: MAIN, text: 5 }, "invalid_request", /^text: /],
     ["an invalid number (+1 555…)", { to: "+15555550100", from_handle: MAIN, text: "x" }, "invalid_request", /^to: /],
-    ["a number with text after it", { to: "+14155550191;foo", from_handle: MAIN, text: "x" }, "invalid_request", /^to: /],
-    ["a number with an extension", { to: "+1 415 555 0191 ext. 7", from_handle: MAIN, text: "x" }, "invalid_request", /^to: /],
+    [
+      "a number with text after it",
+      { to: "+14155550191;foo", from_handle: MAIN, text: "x" },
+      "invalid_request",
+      /^to: /,
+    ],
+    [
+      "a number with an extension",
+      { to: "+1 415 555 0191 ext. 7", from_handle: MAIN, text: "x" },
+      "invalid_request",
+      /^to: /,
+    ],
     ["to not a string", { to: 14155550191, from_handle: MAIN, text: "x" }, "invalid_request", /^to: /],
-    ["a from_handle not the account's", { to: IPHONE, from_handle: "+14155550199", text: "x" }, "invalid_from_handle", /^from_handle: /],
-    ["a from_handle that is no number", { to: IPHONE, from_handle: "main", text: "x" }, "invalid_from_handle", /^from_handle: /],
+    [
+      "a from_handle not the account's",
+      { to: IPHONE, from_handle: "+14155550199", text: "x" },
+      "invalid_from_handle",
+      /^from_handle: /,
+    ],
+    [
+      "a from_handle that is no number",
+      { to: IPHONE, from_handle: "main", text: "x" },
+      "invalid_from_handle",
+      /^from_handle: /,
+    ],
     ["a from_handle of another type", { to: IPHONE, from_handle: 5, text: "x" }, "invalid_request", /^from_handle: /],
-    ["a malformed conversation_id", { conversation_id: "nope", text: "x" }, "invalid_request", /^conversation_id: must be a UUID/],
-    ["an unknown conversation_id", { conversation_id: "7d0c8a3e-1111-4111-8111-111111111111", text: "x" }, "invalid_request", /^conversation_id: no conversation/],
-    ["a malformed reply_to", { to: IPHONE, from_handle: MAIN, text: "x", reply_to: "nope" }, "invalid_request", /^reply_to: /],
-    ["an unknown reply_to", { to: IPHONE, from_handle: MAIN, text: "x", reply_to: "7d0c8a3e-1111-4111-8111-111111111111" }, "invalid_request", /^reply_to: no message/],
-    ["an unknown attachment id", { to: IPHONE, from_handle: MAIN, attachment_ids: ["7d0c8a3e-1111-4111-8111-111111111111"] }, "invalid_attachments", /^attachment_ids: /],
-    ["a malformed attachment id", { to: IPHONE, from_handle: MAIN, attachment_ids: ["nope"] }, "invalid_request", /^attachment_ids\.0: /],
-    ["11 attachment ids", { to: IPHONE, from_handle: MAIN, attachment_ids: Array.from({ length: 11 }, (_, i) => `7d0c8a3e-1111-4111-8111-1111111111${String(i).padStart(2, "0")}`) }, "invalid_request", /^attachment_ids: /],
-    ["a bad media_quality", { to: IPHONE, from_handle: MAIN, text: "x", media_quality: "best" }, "invalid_request", /^media_quality: /],
-    ["voice_memo not a boolean", { to: IPHONE, from_handle: MAIN, text: "x", voice_memo: "yes" }, "invalid_request", /^voice_memo: /],
-    ["an effect on WhatsApp", { to: IPHONE, from_handle: SUPPORT, channel: "whatsapp", text: "x", effect: "slam" }, "invalid_request", /^effect: /],
+    [
+      "a malformed conversation_id",
+      { conversation_id: "nope", text: "x" },
+      "invalid_request",
+      /^conversation_id: must be a UUID/,
+    ],
+    [
+      "an unknown conversation_id",
+      { conversation_id: "7d0c8a3e-1111-4111-8111-111111111111", text: "x" },
+      "invalid_request",
+      /^conversation_id: no conversation/,
+    ],
+    [
+      "a malformed reply_to",
+      { to: IPHONE, from_handle: MAIN, text: "x", reply_to: "nope" },
+      "invalid_request",
+      /^reply_to: /,
+    ],
+    [
+      "an unknown reply_to",
+      { to: IPHONE, from_handle: MAIN, text: "x", reply_to: "7d0c8a3e-1111-4111-8111-111111111111" },
+      "invalid_request",
+      /^reply_to: no message/,
+    ],
+    [
+      "an unknown attachment id",
+      { to: IPHONE, from_handle: MAIN, attachment_ids: ["7d0c8a3e-1111-4111-8111-111111111111"] },
+      "invalid_attachments",
+      /^attachment_ids: /,
+    ],
+    [
+      "a malformed attachment id",
+      { to: IPHONE, from_handle: MAIN, attachment_ids: ["nope"] },
+      "invalid_request",
+      /^attachment_ids\.0: /,
+    ],
+    [
+      "11 attachment ids",
+      {
+        to: IPHONE,
+        from_handle: MAIN,
+        attachment_ids: Array.from(
+          { length: 11 },
+          (_, i) => `7d0c8a3e-1111-4111-8111-1111111111${String(i).padStart(2, "0")}`,
+        ),
+      },
+      "invalid_request",
+      /^attachment_ids: /,
+    ],
+    [
+      "a bad media_quality",
+      { to: IPHONE, from_handle: MAIN, text: "x", media_quality: "best" },
+      "invalid_request",
+      /^media_quality: /,
+    ],
+    [
+      "voice_memo not a boolean",
+      { to: IPHONE, from_handle: MAIN, text: "x", voice_memo: "yes" },
+      "invalid_request",
+      /^voice_memo: /,
+    ],
+    [
+      "an effect on WhatsApp",
+      { to: IPHONE, from_handle: SUPPORT, channel: "whatsapp", text: "x", effect: "slam" },
+      "invalid_request",
+      /^effect: /,
+    ],
     ["an unknown field", { to: IPHONE, from_handle: MAIN, text: "x", priority: "high" }, "invalid_request", /priority/],
     ["a JSON array", [1, 2], "invalid_request", /body/],
   ];
@@ -126,13 +234,19 @@ describe("POST /v1/messages: refused input (SANDBOX.md section 5), changing noth
     const before = await snapshot(t);
     const res = await t.api("POST", "/v1/messages", { body });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: code, message: expect.stringMatching(messageMatch), request_id: expect.stringMatching(/^req_/) });
+    expect(res.body).toMatchObject({
+      error: code,
+      message: expect.stringMatching(messageMatch),
+      request_id: expect.stringMatching(/^req_/),
+    });
     expect(await snapshot(t)).toEqual(before);
   });
 
   it("refuses a reply_to in another thread", async () => {
     const elsewhere = await send(t, { to: "+14155550150" });
-    const res = await t.api("POST", "/v1/messages", { body: { to: IPHONE, from_handle: MAIN, text: "x", reply_to: elsewhere.id } });
+    const res = await t.api("POST", "/v1/messages", {
+      body: { to: IPHONE, from_handle: MAIN, text: "x", reply_to: elsewhere.id },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/^reply_to: .*another conversation/);
     // The refused send created no thread with IPHONE.
@@ -149,7 +263,10 @@ describe("POST /v1/messages: refused input (SANDBOX.md section 5), changing noth
   });
 
   it("refuses an Idempotency-Key over 255 characters", async () => {
-    const res = await t.api("POST", "/v1/messages", { body: { to: IPHONE, from_handle: MAIN, text: "x" }, headers: { "idempotency-key": "k".repeat(256) } });
+    const res = await t.api("POST", "/v1/messages", {
+      body: { to: IPHONE, from_handle: MAIN, text: "x" },
+      headers: { "idempotency-key": "k".repeat(256) },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/^Idempotency-Key: /);
   });
@@ -165,11 +282,21 @@ describe("POST /v1/messages: accounts see only their own (SANDBOX.md section 5)"
   });
 
   it("refuses another account's conversation_id and reply_to with invalid_request, and 404s its message", async () => {
-    const theirs = await t.api("POST", "/v1/messages", { key: BETA_KEY, body: { to: IPHONE, from_handle: "+14155550111", text: "x" } });
+    const theirs = await t.api("POST", "/v1/messages", {
+      key: BETA_KEY,
+      body: { to: IPHONE, from_handle: "+14155550111", text: "x" },
+    });
     expect(theirs.status).toBe(202);
-    const conversation = await t.api("POST", "/v1/messages", { body: { conversation_id: theirs.body.data.conversation_id, text: "x" } });
-    expect(conversation.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^conversation_id: /) });
-    const reply = await t.api("POST", "/v1/messages", { body: { to: IPHONE, from_handle: MAIN, text: "x", reply_to: theirs.body.data.id } });
+    const conversation = await t.api("POST", "/v1/messages", {
+      body: { conversation_id: theirs.body.data.conversation_id, text: "x" },
+    });
+    expect(conversation.body).toMatchObject({
+      error: "invalid_request",
+      message: expect.stringMatching(/^conversation_id: /),
+    });
+    const reply = await t.api("POST", "/v1/messages", {
+      body: { to: IPHONE, from_handle: MAIN, text: "x", reply_to: theirs.body.data.id },
+    });
     expect(reply.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^reply_to: /) });
     expect((await t.api("GET", `/v1/messages/${theirs.body.data.id}`)).status).toBe(404);
     expect((await t.api("GET", `/v1/chats/${theirs.body.data.conversation_id}`)).status).toBe(404);
@@ -178,7 +305,11 @@ describe("POST /v1/messages: accounts see only their own (SANDBOX.md section 5)"
   it("scopes idempotency keys per account", async () => {
     const headers = { "idempotency-key": "shared-key" };
     const mine = await t.api("POST", "/v1/messages", { body: { to: IPHONE, from_handle: MAIN, text: "x" }, headers });
-    const theirs = await t.api("POST", "/v1/messages", { key: BETA_KEY, body: { to: IPHONE, from_handle: "+14155550111", text: "x" }, headers });
+    const theirs = await t.api("POST", "/v1/messages", {
+      key: BETA_KEY,
+      body: { to: IPHONE, from_handle: "+14155550111", text: "x" },
+      headers,
+    });
     expect([mine.status, theirs.status]).toEqual([202, 202]);
     expect(mine.body.data.id).not.toBe(theirs.body.data.id);
   });
@@ -213,7 +344,9 @@ describe("POST /v1/messages: Idempotency-Key (spec 4.3)", () => {
 
   it("creates one message for 20 concurrent identical requests", async () => {
     const headers = { "idempotency-key": "burst" };
-    const answers = await Promise.all(Array.from({ length: 20 }, () => t.api("POST", "/v1/messages", { body, headers })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => t.api("POST", "/v1/messages", { body, headers })),
+    );
     const ids = new Set(answers.map((answer) => answer.body.data.id));
     expect(ids.size).toBe(1);
     expect(answers.filter((answer) => answer.status === 202)).toHaveLength(1);
@@ -249,7 +382,9 @@ for (const socket of [false, true]) {
     it("make one message", async () => {
       const headers = { "idempotency-key": `burst-${socket}` };
       const body = { to: IPHONE, from_handle: MAIN, text: "burst" };
-      const answers = await Promise.all(Array.from({ length: 20 }, () => t.api("POST", "/v1/messages", { body, headers })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => t.api("POST", "/v1/messages", { body, headers })),
+      );
       expect(new Set(answers.map((answer) => answer.body.data.id)).size).toBe(1);
       expect(answers.map((answer) => answer.status).sort()).toEqual([...Array(19).fill(200), 202]);
     });

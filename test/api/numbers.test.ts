@@ -10,7 +10,12 @@ for (const socket of [false, true]) {
       expect(res.status).toBe(200);
       expect(res.body.has_more).toBe(false);
       expect(res.body.request_id).toBe(res.headers.get("x-request-id"));
-      expect(res.body.data[0]).toEqual({ handle: "+14155550101", channels: ["imessage", "sms"], label: "main", status: "online" });
+      expect(res.body.data[0]).toEqual({
+        handle: "+14155550101",
+        channels: ["imessage", "sms"],
+        label: "main",
+        status: "online",
+      });
       expect(res.body.data).toHaveLength(3);
     });
   });

@@ -4,7 +4,11 @@ import { resetBeforeEach } from "../helpers/messages.js";
 import { challenge, createChallenge, nowIso, OTP_FIXTURE, OTP_KEYS, PHONE, textFor } from "../helpers/otp.js";
 import { KEY, useSandbox } from "../helpers/sandbox.js";
 
-const error = (code: string, message: RegExp = /./) => ({ error: code, message: expect.stringMatching(message), request_id: expect.stringMatching(/^req_/) });
+const error = (code: string, message: RegExp = /./) => ({
+  error: code,
+  message: expect.stringMatching(message),
+  request_id: expect.stringMatching(/^req_/),
+});
 
 describe("OTP challenges (spec sections 2, 3, 4.6)", () => {
   const t = useSandbox({ fixture: OTP_FIXTURE });
@@ -72,11 +76,14 @@ describe("OTP challenges (spec sections 2, 3, 4.6)", () => {
       expect(count()).toBe(0);
     });
 
-    it.each(["+14155550190", "(415) 555-0190", "+14155550189"])("answers 400 invalid_phone for the service's own number %s, and creates nothing", async (phone) => {
-      const res = await t.otp("POST", "/v1/challenges", { body: { phone } });
-      expect(res.body).toEqual(error("invalid_phone", /^phone: \+141555501(90|89) is the OTP service's own number/));
-      expect(count()).toBe(0);
-    });
+    it.each(["+14155550190", "(415) 555-0190", "+14155550189"])(
+      "answers 400 invalid_phone for the service's own number %s, and creates nothing",
+      async (phone) => {
+        const res = await t.otp("POST", "/v1/challenges", { body: { phone } });
+        expect(res.body).toEqual(error("invalid_phone", /^phone: \+141555501(90|89) is the OTP service's own number/));
+        expect(count()).toBe(0);
+      },
+    );
 
     it.each([
       ["a number", { phone: 4155550123 }, /^phone: must be a string$/],
@@ -84,7 +91,11 @@ describe("OTP challenges (spec sections 2, 3, 4.6)", () => {
       ["an array", { phone: ["+14155550123"] }, /^phone: must be a string$/],
       ["no phone", {}, /^phone: required$/],
       ["an unknown field", { phone: PHONE, code: "123456" }, /code/],
-      ["a string over the 20,000 characters no field takes", { phone: "4".repeat(20_001) }, /^phone: longer than 20000 characters/],
+      [
+        "a string over the 20,000 characters no field takes",
+        { phone: "4".repeat(20_001) },
+        /^phone: longer than 20000 characters/,
+      ],
       ["no body", undefined, /^body: required/],
       ["malformed JSON", '{"phone": "+1415', /Malformed JSON/],
     ])("answers 400 invalid_request for %s, and creates nothing", async (_name, body, message) => {
@@ -95,10 +106,20 @@ describe("OTP challenges (spec sections 2, 3, 4.6)", () => {
     });
 
     it("shows an OTP number outside North America in international form", async () => {
-      await t.sandbox.control.reset(parseFixture({ ...OTP_FIXTURE, otp: { number: "+442079460018", whatsapp_number: "+442079460019" } }, "test"));
+      await t.sandbox.control.reset(
+        parseFixture({ ...OTP_FIXTURE, otp: { number: "+442079460018", whatsapp_number: "+442079460019" } }, "test"),
+      );
       const created = await createChallenge(t);
-      expect(created.send_to).toEqual({ number: "+442079460018", display: "+44 20 7946 0018", sms_link: `sms:+442079460018?&body=${created.code}` });
-      expect(created.whatsapp).toEqual({ number: "+442079460019", display: "+44 20 7946 0019", link: `https://wa.me/442079460019?text=${created.code}` });
+      expect(created.send_to).toEqual({
+        number: "+442079460018",
+        display: "+44 20 7946 0018",
+        sms_link: `sms:+442079460018?&body=${created.code}`,
+      });
+      expect(created.whatsapp).toEqual({
+        number: "+442079460019",
+        display: "+44 20 7946 0019",
+        link: `https://wa.me/442079460019?text=${created.code}`,
+      });
     });
 
     it("offers no WhatsApp target when the fixture has no WhatsApp OTP number (whatsapp: null)", async () => {
@@ -143,7 +164,12 @@ describe("OTP challenges (spec sections 2, 3, 4.6)", () => {
       await t.advance(1_500);
       const res = await t.otp("POST", `/v1/challenges/${created.id}/consume`, { body: {} });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ id: created.id, status: "consumed", consumed_at: nowIso(t), verified_at: nowIso(t, -1_500) });
+      expect(res.body.data).toMatchObject({
+        id: created.id,
+        status: "consumed",
+        consumed_at: nowIso(t),
+        verified_at: nowIso(t, -1_500),
+      });
     });
 
     it("consumed: 409 already_consumed, unchanged", async () => {
@@ -161,7 +187,9 @@ describe("OTP challenges (spec sections 2, 3, 4.6)", () => {
     it("succeeds exactly once under concurrent consumes", async () => {
       const created = await createChallenge(t);
       await textFor(t, created.id);
-      const answers = await Promise.all(Array.from({ length: 10 }, () => t.otp("POST", `/v1/challenges/${created.id}/consume`)));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => t.otp("POST", `/v1/challenges/${created.id}/consume`)),
+      );
       expect(answers.filter((res) => res.status === 200)).toHaveLength(1);
       expect(answers.filter((res) => res.status === 409 && res.body.error === "already_consumed")).toHaveLength(9);
     });
@@ -223,8 +251,14 @@ describe("OTP challenges (spec sections 2, 3, 4.6)", () => {
       ["no key", null],
       ["an unknown otp_live_ key", "otp_live_unknown_000000000000"],
     ])("%s is 401 unauthorized on every OTP path", async (_name, key) => {
-      for (const [method, path] of [["POST", "/v1/challenges"], ["GET", "/v1/challenges/chal_x"], ["POST", "/v1/challenges/chal_x/consume"]] as const) {
-        expect((await t.otp(method, path, { key, body: method === "POST" ? { phone: PHONE } : undefined })).status).toBe(401);
+      for (const [method, path] of [
+        ["POST", "/v1/challenges"],
+        ["GET", "/v1/challenges/chal_x"],
+        ["POST", "/v1/challenges/chal_x/consume"],
+      ] as const) {
+        expect(
+          (await t.otp(method, path, { key, body: method === "POST" ? { phone: PHONE } : undefined })).status,
+        ).toBe(401);
       }
     });
   });

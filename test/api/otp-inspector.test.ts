@@ -18,14 +18,36 @@ describe("control API: OTP challenges for the inspector", () => {
     const fromOtpHost = (await t.otp("GET", "/sandbox/v1/otp/challenges")).body;
     expect(fromOtpHost).toMatchObject({ has_more: false });
     expect(fromOtpHost.data).toEqual([
-      { id: second.id, status: "pending", phone: "+14155550124", expires_at: second.expires_at, verified_at: null, consumed_at: null, created_at: expect.any(String), code: second.code, wrong_texts: 0 },
-      { id: first.id, status: "pending", phone: PHONE, expires_at: first.expires_at, verified_at: null, consumed_at: null, created_at: expect.any(String), code: first.code, wrong_texts: 1 },
+      {
+        id: second.id,
+        status: "pending",
+        phone: "+14155550124",
+        expires_at: second.expires_at,
+        verified_at: null,
+        consumed_at: null,
+        created_at: expect.any(String),
+        code: second.code,
+        wrong_texts: 0,
+      },
+      {
+        id: first.id,
+        status: "pending",
+        phone: PHONE,
+        expires_at: first.expires_at,
+        verified_at: null,
+        consumed_at: null,
+        created_at: expect.any(String),
+        code: first.code,
+        wrong_texts: 1,
+      },
     ]);
     // The messaging host serves the same with the account's sk_ key: the inspector has one origin and one key.
     expect((await t.api("GET", "/sandbox/v1/otp/challenges", { key: KEY })).body.data).toEqual(fromOtpHost.data);
     // Ten minutes later they read as expired, before their expiry jobs ran or after.
     await t.advance(600_000);
-    expect((await t.api("GET", "/sandbox/v1/otp/challenges")).body.data.map((c: { status: string }) => c.status)).toEqual(["expired", "expired"]);
+    expect(
+      (await t.api("GET", "/sandbox/v1/otp/challenges")).body.data.map((c: { status: string }) => c.status),
+    ).toEqual(["expired", "expired"]);
   });
 
   it("shows no other account's challenges, and takes limit 1-100", async () => {

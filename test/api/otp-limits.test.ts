@@ -66,7 +66,8 @@ describe("OTP limits and faults (spec sections 7, 8; SANDBOX.md sections 2, 5)",
 
   describe("10 challenges per minute for one phone across all apps", () => {
     it("refuses the 11th, from any account, until the minute has passed", async () => {
-      for (const key of [OTP_KEYS.acme, OTP_KEYS.beta, OTP_KEYS.gamma]) for (let i = 0; i < 3; i++) await createChallenge(t, PHONE, key);
+      for (const key of [OTP_KEYS.acme, OTP_KEYS.beta, OTP_KEYS.gamma])
+        for (let i = 0; i < 3; i++) await createChallenge(t, PHONE, key);
       await createChallenge(t, PHONE, OTP_KEYS.delta);
       await expectLimited(PHONE, OTP_KEYS.delta, /10 challenges per minute for one phone across all apps/, "60");
       await t.advance(59_999);
@@ -92,7 +93,10 @@ describe("OTP limits and faults (spec sections 7, 8; SANDBOX.md sections 2, 5)",
       ["GET", "/v1/challenges/chal_000000000000000000000000"],
       ["POST", "/v1/challenges/chal_000000000000000000000000/consume"],
     ])("%s %s", async (method, path) => {
-      const res = await t.otp(method, path, { key: OTP_KEYS.frozen, body: method === "POST" ? { phone: PHONE } : undefined });
+      const res = await t.otp(method, path, {
+        key: OTP_KEYS.frozen,
+        body: method === "POST" ? { phone: PHONE } : undefined,
+      });
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ error: "forbidden", message: expect.stringMatching(/suspended/) });
     });
@@ -107,7 +111,11 @@ describe("OTP limits and faults (spec sections 7, 8; SANDBOX.md sections 2, 5)",
       const created = await createChallenge(t);
       const on = await t.otp("POST", "/sandbox/v1/otp/fault", { body: { fault: "unavailable" } });
       expect(on.body.data).toEqual({ unavailable: true });
-      for (const [method, path] of [["POST", "/v1/challenges"], ["GET", `/v1/challenges/${created.id}`], ["POST", `/v1/challenges/${created.id}/consume`]] as const) {
+      for (const [method, path] of [
+        ["POST", "/v1/challenges"],
+        ["GET", `/v1/challenges/${created.id}`],
+        ["POST", `/v1/challenges/${created.id}/consume`],
+      ] as const) {
         const res = await t.otp(method, path, { body: method === "POST" ? { phone: PHONE } : undefined });
         expect(res.status).toBe(503);
         expect(res.body).toMatchObject({ error: "unavailable", message: expect.stringMatching(/safe to retry/) });

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { parseFixture } from "../../src/domain/sandbox/index.js";
 import { resetBeforeEach } from "../helpers/messages.js";
-import { challenge, createChallenge, nowIso, OTP_FIXTURE, OTP_KEYS, OTP_NUMBER, OTP_WHATSAPP, PHONE, textFor, textFrom } from "../helpers/otp.js";
+import {
+  challenge,
+  createChallenge,
+  nowIso,
+  OTP_FIXTURE,
+  OTP_KEYS,
+  OTP_NUMBER,
+  OTP_WHATSAPP,
+  PHONE,
+  textFor,
+  textFrom,
+} from "../helpers/otp.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
 const OTHER_PHONE = "+14155550124";
@@ -19,9 +30,23 @@ describe("verification by the user's own text (spec sections 3, 4.6)", () => {
       const result = await textFrom(t, PHONE, created.code);
       expect(result.outcome).toBe("verified");
       expect(result.challenge).toMatchObject({ id: created.id, status: "verified", verified_at: nowIso(t) });
-      expect(result.text).toMatchObject({ phone: PHONE, otp_number: OTP_NUMBER, channel: "imessage", direction: "inbound", text: created.code, outcome: "verified" });
-      expect(result.reply).toMatchObject({ phone: PHONE, otp_number: OTP_NUMBER, channel: "imessage", direction: "outbound" });
-      expect(result.reply.text).toBe("Your phone number is verified for Acme Rewards. You can go back to Acme Rewards now.");
+      expect(result.text).toMatchObject({
+        phone: PHONE,
+        otp_number: OTP_NUMBER,
+        channel: "imessage",
+        direction: "inbound",
+        text: created.code,
+        outcome: "verified",
+      });
+      expect(result.reply).toMatchObject({
+        phone: PHONE,
+        otp_number: OTP_NUMBER,
+        channel: "imessage",
+        direction: "outbound",
+      });
+      expect(result.reply.text).toBe(
+        "Your phone number is verified for Acme Rewards. You can go back to Acme Rewards now.",
+      );
       expect(await challenge(t, created.id)).toMatchObject({ status: "verified", verified_at: nowIso(t) });
     });
 
@@ -68,7 +93,9 @@ describe("verification by the user's own text (spec sections 3, 4.6)", () => {
       expect(result.text.text).toMatch(/^[0-9]{6}$/);
       expect(result.text.text).not.toBe(created.code);
       expect(result).toMatchObject({ outcome: "wrong_code", challenge: { status: "pending" } });
-      expect(result.reply.text).toBe("That code doesn't match. Please request a new code in Acme Rewards and text it here.");
+      expect(result.reply.text).toBe(
+        "That code doesn't match. Please request a new code in Acme Rewards and text it here.",
+      );
     });
 
     it("4 wrong texts, then the right one: verified", async () => {
@@ -83,7 +110,9 @@ describe("verification by the user's own text (spec sections 3, 4.6)", () => {
       for (let i = 0; i < 5; i++) await textFor(t, created.id, { wrong: true });
       const result = await textFor(t, created.id);
       expect(result).toMatchObject({ outcome: "locked", challenge: { status: "pending", verified_at: null } });
-      expect(result.reply.text).toBe("Too many wrong codes. Please request a new code in Acme Rewards and text it here.");
+      expect(result.reply.text).toBe(
+        "Too many wrong codes. Please request a new code in Acme Rewards and text it here.",
+      );
       expect((await t.otp("POST", `/v1/challenges/${created.id}/consume`)).body.error).toBe("not_verified");
       await t.advance(600_000);
       expect((await challenge(t, created.id)).status).toBe("expired");
@@ -94,7 +123,9 @@ describe("verification by the user's own text (spec sections 3, 4.6)", () => {
       await t.advance(600_000);
       const result = await textFor(t, created.id);
       expect(result).toMatchObject({ outcome: "expired", challenge: { status: "expired", verified_at: null } });
-      expect(result.reply.text).toBe("That code has expired. Please request a new code in Acme Rewards and text it here.");
+      expect(result.reply.text).toBe(
+        "That code has expired. Please request a new code in Acme Rewards and text it here.",
+      );
     });
 
     it("a wrong code counts against each of the phone's pending challenges, of any app", async () => {
@@ -124,7 +155,10 @@ describe("verification by the user's own text (spec sections 3, 4.6)", () => {
     ])("a text %s", async (_name, body) => {
       const created = await createChallenge(t);
       const spaced = `${created.code.slice(0, 3)} ${created.code.slice(3)}`;
-      const input = { ...body, ...("text" in body ? { text: body.text.replace("CODE", created.code).replace("SPACED", spaced) } : {}) };
+      const input = {
+        ...body,
+        ...("text" in body ? { text: body.text.replace("CODE", created.code).replace("SPACED", spaced) } : {}),
+      };
       const result = await textFor(t, created.id, input);
       expect(result).toMatchObject({ outcome: "ignored", reply: null, challenge: { status: "pending" } });
       expect(result.explanation).toEqual(expect.any(String));
@@ -156,8 +190,16 @@ describe("verification by the user's own text (spec sections 3, 4.6)", () => {
       ["an empty text", { from: PHONE, text: "" }, /^text: must not be empty/],
       ["a text over 2000 characters", { from: PHONE, text: "1".repeat(2_001) }, /^text: /],
       ["an unknown channel", { from: PHONE, text: "123456", channel: "fax" }, /^channel: /],
-      ["iMessage from a phone not on iMessage", { from: NO_IMESSAGE, text: "123456", channel: "imessage" }, /^from: .*not registered with iMessage/],
-      ["WhatsApp from a phone without WhatsApp", { from: NO_WHATSAPP, text: "123456", channel: "whatsapp" }, /^from: .*not on WhatsApp/],
+      [
+        "iMessage from a phone not on iMessage",
+        { from: NO_IMESSAGE, text: "123456", channel: "imessage" },
+        /^from: .*not registered with iMessage/,
+      ],
+      [
+        "WhatsApp from a phone without WhatsApp",
+        { from: NO_WHATSAPP, text: "123456", channel: "whatsapp" },
+        /^from: .*not on WhatsApp/,
+      ],
       ["a group listing the sender", { from: PHONE, text: "123456", members: [PHONE] }, /^members: /],
       ["an unknown field", { from: PHONE, text: "123456", to: OTP_NUMBER }, /to/],
     ])("answers 400 invalid_request for %s, and records nothing", async (_name, body, message) => {
@@ -181,8 +223,16 @@ describe("verification by the user's own text (spec sections 3, 4.6)", () => {
 
       it.each([
         ["a from of 65 characters", { from: "1".repeat(65), text: "123456" }, /^from: must be at most 64 characters$/],
-        ["32 other members", { from: PHONE, text: "123456", members: others(32) }, /^members: at most 31 other members$/],
-        ["a member of 65 characters", { from: PHONE, text: "123456", members: ["1".repeat(65)] }, /^members\.0: must be at most 64 characters$/],
+        [
+          "32 other members",
+          { from: PHONE, text: "123456", members: others(32) },
+          /^members: at most 31 other members$/,
+        ],
+        [
+          "a member of 65 characters",
+          { from: PHONE, text: "123456", members: ["1".repeat(65)] },
+          /^members\.0: must be at most 64 characters$/,
+        ],
         ["no other member", { from: PHONE, text: "123456", members: [] }, /^members: must list at least one/],
       ])("refuses %s", async (_name, body, message) => {
         const res = await t.otp("POST", "/sandbox/v1/otp/texts", { body });
@@ -193,10 +243,14 @@ describe("verification by the user's own text (spec sections 3, 4.6)", () => {
 
       it("a challenge's text takes a code of 64 characters (ignored) and refuses 65", async () => {
         const created = await createChallenge(t);
-        const at = await t.otp("POST", `/sandbox/v1/otp/challenges/${created.id}/texts`, { body: { code: "1".repeat(64) } });
+        const at = await t.otp("POST", `/sandbox/v1/otp/challenges/${created.id}/texts`, {
+          body: { code: "1".repeat(64) },
+        });
         expect(at.status).toBe(201);
         expect(at.body.data).toMatchObject({ outcome: "ignored", challenge: { status: "pending" } });
-        const over = await t.otp("POST", `/sandbox/v1/otp/challenges/${created.id}/texts`, { body: { code: "1".repeat(65) } });
+        const over = await t.otp("POST", `/sandbox/v1/otp/challenges/${created.id}/texts`, {
+          body: { code: "1".repeat(65) },
+        });
         expect(over.status).toBe(400);
         expect(over.body.message).toMatch(/^code: /);
       });
@@ -210,7 +264,9 @@ describe("verification by the user's own text (spec sections 3, 4.6)", () => {
     it("refuses WhatsApp when the fixture offers no WhatsApp OTP number", async () => {
       await t.sandbox.control.reset(parseFixture({ ...OTP_FIXTURE, otp: { number: OTP_NUMBER } }, "test"));
       const created = await createChallenge(t);
-      const res = await t.otp("POST", `/sandbox/v1/otp/challenges/${created.id}/texts`, { body: { channel: "whatsapp" } });
+      const res = await t.otp("POST", `/sandbox/v1/otp/challenges/${created.id}/texts`, {
+        body: { channel: "whatsapp" },
+      });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^channel: .*no WhatsApp number/);
     });
@@ -219,13 +275,17 @@ describe("verification by the user's own text (spec sections 3, 4.6)", () => {
       const theirs = await createChallenge(t, PHONE, OTP_KEYS.beta);
       expect((await t.otp("POST", `/sandbox/v1/otp/challenges/${theirs.id}/texts`, { body: {} })).status).toBe(404);
       const ours = await createChallenge(t, OTHER_PHONE);
-      const res = await t.otp("POST", `/sandbox/v1/otp/challenges/${ours.id}/texts`, { body: { code: "123456", wrong: true } });
+      const res = await t.otp("POST", `/sandbox/v1/otp/challenges/${ours.id}/texts`, {
+        body: { code: "123456", wrong: true },
+      });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^wrong: send one of code, wrong and text/);
     });
 
     it("simulate inbound to an OTP number on the messaging host points to the OTP texts", async () => {
-      const res = await t.api("POST", "/sandbox/v1/simulate/inbound", { body: { from: PHONE, to: OTP_NUMBER, text: "123456" } });
+      const res = await t.api("POST", "/sandbox/v1/simulate/inbound", {
+        body: { from: PHONE, to: OTP_NUMBER, text: "123456" },
+      });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/OTP service's number: text it with `msgctl otp text`/);
     });

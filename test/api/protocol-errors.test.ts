@@ -7,19 +7,28 @@ function expectErrorShape(answer: RawAnswer, status: number, code: string) {
   expect(answer.reset, answer.raw.slice(0, 200)).toBe(false);
   expect(answer.status, answer.raw.slice(0, 300)).toBe(status);
   const body = JSON.parse(answer.body);
-  expect(body).toEqual({ error: code, message: expect.any(String), request_id: expect.stringMatching(/^req_[0-9a-f]{24}$/) });
+  expect(body).toEqual({
+    error: code,
+    message: expect.any(String),
+    request_id: expect.stringMatching(/^req_[0-9a-f]{24}$/),
+  });
   expect(answer.headers["x-request-id"]).toBe(body.request_id);
   expect(answer.headers["content-type"]).toMatch(/^application\/json/);
 }
 
-const get = (target: string, headers = "") => `GET ${target} HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer ${KEY}\r\n${headers}Connection: close\r\n\r\n`;
+const get = (target: string, headers = "") =>
+  `GET ${target} HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer ${KEY}\r\n${headers}Connection: close\r\n\r\n`;
 
 describe("requests node refuses before the app still get the spec's error shape (spec section 7)", () => {
   const t = useSandbox({ socket: true });
   const port = () => Number(new URL(t.sandbox.baseUrl).port);
 
   it("a URL over the 16 KiB header limit: 431 request_too_large", async () => {
-    expectErrorShape(await rawRequest(port(), get(`/v1/messages?before=${"x".repeat(20_000)}`)), 431, "request_too_large");
+    expectErrorShape(
+      await rawRequest(port(), get(`/v1/messages?before=${"x".repeat(20_000)}`)),
+      431,
+      "request_too_large",
+    );
   });
 
   it("a 70 KB Authorization header: 431, answered rather than reset while the client still writes", async () => {
@@ -48,7 +57,11 @@ describe("requests node refuses before the app still get the spec's error shape 
   });
 
   it("CONNECT: 405 method_not_allowed instead of a dropped connection", async () => {
-    expectErrorShape(await rawRequest(port(), "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"), 405, "method_not_allowed");
+    expectErrorShape(
+      await rawRequest(port(), "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"),
+      405,
+      "method_not_allowed",
+    );
   });
 
   it("an Expect header other than 100-continue reaches the app (no bare 417)", async () => {
@@ -68,18 +81,25 @@ describe("requests node refuses before the app still get the spec's error shape 
     ["a chunked body that grows over 1 MiB", () => "Transfer-Encoding: chunked"],
   ])("%s: 413 reaches a client that reads only after writing all of it (no reset)", async (_what, header) => {
     const body = Buffer.alloc(12 * 1024 * 1024, "x"); // more than loopback socket buffers hold
-    const framed = header(body).startsWith("Transfer") ? Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from("\r\n0\r\n\r\n")]) : body;
+    const framed = header(body).startsWith("Transfer")
+      ? Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from("\r\n0\r\n\r\n")])
+      : body;
     const head = `POST /v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n${header(body)}\r\n\r\n`;
-    const answer = await rawRequest(port(), Buffer.concat([Buffer.from(head), framed]), 10_000, { readAfterWriting: true });
+    const answer = await rawRequest(port(), Buffer.concat([Buffer.from(head), framed]), 10_000, {
+      readAfterWriting: true,
+    });
     expectErrorShape(answer, 413, "payload_too_large");
   });
 
-  it.each(["/sandbox/v1/events/stream", "/sandbox/v1/deliveries/stream"])("the event stream %s carries an X-Request-Id like every answer", async (path) => {
-    const answer = await rawRequest(port(), get(path));
-    expect(answer.status).toBe(200);
-    expect(answer.headers["content-type"]).toMatch(/^text\/event-stream/);
-    expect(answer.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{24}$/);
-  });
+  it.each(["/sandbox/v1/events/stream", "/sandbox/v1/deliveries/stream"])(
+    "the event stream %s carries an X-Request-Id like every answer",
+    async (path) => {
+      const answer = await rawRequest(port(), get(path));
+      expect(answer.status).toBe(200);
+      expect(answer.headers["content-type"]).toMatch(/^text\/event-stream/);
+      expect(answer.headers["x-request-id"]).toMatch(/^req_[0-9a-f]{24}$/);
+    },
+  );
 
   it("the host stays up and answers /healthz after all of the above", async () => {
     const answer = await rawRequest(port(), "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  ANDROID,
-  IPHONE,
-  MAGIC,
-  MAIN,
-  message,
-  resetBeforeEach,
-  setContact,
-} from "../helpers/messages.js";
+import { ANDROID, IPHONE, MAGIC, MAIN, message, resetBeforeEach, setContact } from "../helpers/messages.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
 describe("contacts (SANDBOX.md section 3): profiles decide routing", () => {
@@ -18,21 +10,47 @@ describe("contacts (SANDBOX.md section 3): profiles decide routing", () => {
     const res = await t.api("GET", "/sandbox/v1/contacts");
     expect(res.body.has_more).toBe(false);
     const contacts = res.body.data;
-    expect(contacts[0]).toEqual({ handle: IPHONE, imessage: true, platform: "ios", whatsapp: true, reachable: true, read_receipts: true, source: "contact" });
+    expect(contacts[0]).toEqual({
+      handle: IPHONE,
+      imessage: true,
+      platform: "ios",
+      whatsapp: true,
+      reachable: true,
+      read_receipts: true,
+      source: "contact",
+    });
     expect(contacts[1]).toMatchObject({ handle: ANDROID, imessage: false, platform: "android", whatsapp: false });
-    expect(contacts.find((c: any) => c.handle === MAGIC.unreachable)).toMatchObject({ source: "magic", reachable: false, description: expect.any(String) });
+    expect(contacts.find((c: any) => c.handle === MAGIC.unreachable)).toMatchObject({
+      source: "magic",
+      reachable: false,
+      description: expect.any(String),
+    });
   });
 
   it("shows the default profile for an unknown number, and iMessage for an email", async () => {
     const unknown = (await t.api("GET", "/sandbox/v1/contacts/%2B14155550150")).body.data;
-    expect(unknown).toEqual({ handle: "+14155550150", imessage: true, platform: "ios", whatsapp: true, reachable: true, read_receipts: true, source: "default" });
+    expect(unknown).toEqual({
+      handle: "+14155550150",
+      imessage: true,
+      platform: "ios",
+      whatsapp: true,
+      reachable: true,
+      read_receipts: true,
+      source: "default",
+    });
     const email = (await t.api("GET", "/sandbox/v1/contacts/a%40example.com")).body.data;
     expect(email).toMatchObject({ imessage: true, whatsapp: false });
   });
 
   it("sets part of a profile, keeping the rest; Android turns iMessage off unless told", async () => {
     const set = await setContact(t, "+14155550150", { platform: "android" });
-    expect(set).toMatchObject({ handle: "+14155550150", platform: "android", imessage: false, whatsapp: true, source: "contact" });
+    expect(set).toMatchObject({
+      handle: "+14155550150",
+      platform: "android",
+      imessage: false,
+      whatsapp: true,
+      source: "contact",
+    });
     const magic = await setContact(t, MAGIC.unreachable, { reachable: true });
     expect(magic).toMatchObject({ reachable: true, source: "contact" });
   });

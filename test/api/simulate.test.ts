@@ -68,7 +68,12 @@ describe("simulate inbound (SANDBOX.md section 6): a contact writes one-to-one",
     const received = await inbound(t, { from: IPHONE, to: SUPPORT });
     expect(received).toMatchObject({ channel: "whatsapp", metadata: { sender_jid: "14155550191@s.whatsapp.net" } });
     const [payload] = await events(t, received.id);
-    expect(payload).toMatchObject({ from: IPHONE, to: SUPPORT, channel: "whatsapp", metadata: { sender_jid: "14155550191@s.whatsapp.net" } });
+    expect(payload).toMatchObject({
+      from: IPHONE,
+      to: SUPPORT,
+      channel: "whatsapp",
+      metadata: { sender_jid: "14155550191@s.whatsapp.net" },
+    });
   });
 
   it("takes an explicit channel, and keeps WhatsApp and iMessage threads apart", async () => {
@@ -93,7 +98,9 @@ describe("simulate inbound (SANDBOX.md section 6): a contact writes one-to-one",
     [{ text: "" }, /^text: /],
     [{ channel: "telegram" }, /^channel: /],
   ])("refuses %j with 400 invalid_request", async (body, text) => {
-    const res = await t.api("POST", "/sandbox/v1/simulate/inbound", { body: { from: IPHONE, to: MAIN, text: "x", ...body } });
+    const res = await t.api("POST", "/sandbox/v1/simulate/inbound", {
+      body: { from: IPHONE, to: MAIN, text: "x", ...body },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(text) });
     expect((await t.api("GET", "/v1/messages")).body.data).toEqual([]);
@@ -103,14 +110,20 @@ describe("simulate inbound (SANDBOX.md section 6): a contact writes one-to-one",
 describe("simulate delivered | read | fail (SANDBOX.md section 5): forward only, every event in order", () => {
   const t = useSandbox();
   resetBeforeEach(t);
-  const force = (id: string, what: string, body?: unknown) => t.api("POST", `/sandbox/v1/messages/${id}/${what}`, { body });
+  const force = (id: string, what: string, body?: unknown) =>
+    t.api("POST", `/sandbox/v1/messages/${id}/${what}`, { body });
 
   it("moves a queued message to delivered, firing sent then delivered, with the channel resolved", async () => {
     await setContact(t, IPHONE, { read_receipts: false });
     const sent = await send(t, {});
     const res = await force(sent.id, "delivered");
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ status: "delivered", channel: "imessage", sent_at: expect.any(String), delivered_at: expect.any(String) });
+    expect(res.body.data).toMatchObject({
+      status: "delivered",
+      channel: "imessage",
+      sent_at: expect.any(String),
+      delivered_at: expect.any(String),
+    });
     expect(await eventTypes(t, sent.id)).toEqual(["message.sent", "message.delivered"]);
     // The old queue jobs are stale: nothing fires twice.
     await t.advance(10_000);
@@ -191,26 +204,60 @@ describe("simulate reaction | typing | edit: contact activity", () => {
 
   it("fires message.reaction with the reacted-to message_id, reaction, removed and from", async () => {
     const delivered = await deliveredIMessage(t);
-    const res = await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: delivered.id, from: IPHONE, reaction: "😂" } });
+    const res = await t.api("POST", "/sandbox/v1/simulate/reaction", {
+      body: { message_id: delivered.id, from: IPHONE, reaction: "😂" },
+    });
     expect(res.status).toBe(200);
-    await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: delivered.id, from: IPHONE, reaction: "😂", remove: true } });
+    await t.api("POST", "/sandbox/v1/simulate/reaction", {
+      body: { message_id: delivered.id, from: IPHONE, reaction: "😂", remove: true },
+    });
     const reactions = (await events(t, delivered.id)).filter((e) => e.type === "message.reaction");
     expect(reactions).toEqual([
-      { type: "message.reaction", message_id: delivered.id, conversation_id: delivered.conversation_id, reaction: "😂", removed: false, from: IPHONE },
-      { type: "message.reaction", message_id: delivered.id, conversation_id: delivered.conversation_id, reaction: "😂", removed: true, from: IPHONE },
+      {
+        type: "message.reaction",
+        message_id: delivered.id,
+        conversation_id: delivered.conversation_id,
+        reaction: "😂",
+        removed: false,
+        from: IPHONE,
+      },
+      {
+        type: "message.reaction",
+        message_id: delivered.id,
+        conversation_id: delivered.conversation_id,
+        reaction: "😂",
+        removed: true,
+        from: IPHONE,
+      },
     ]);
   });
 
   it("refuses a reaction from someone outside the thread (400), before delivery or on SMS (409), to an unknown id (400)", async () => {
     const delivered = await deliveredIMessage(t);
-    const outsider = await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: delivered.id, from: "+14155550150", reaction: "like" } });
+    const outsider = await t.api("POST", "/sandbox/v1/simulate/reaction", {
+      body: { message_id: delivered.id, from: "+14155550150", reaction: "like" },
+    });
     expect(outsider.status).toBe(400);
     const queued = await send(t, {});
-    expect((await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: queued.id, from: IPHONE, reaction: "like" } })).status).toBe(409);
+    expect(
+      (
+        await t.api("POST", "/sandbox/v1/simulate/reaction", {
+          body: { message_id: queued.id, from: IPHONE, reaction: "like" },
+        })
+      ).status,
+    ).toBe(409);
     const sms = await send(t, { to: MAGIC.noIMessage });
     await t.advance(700);
-    expect((await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: sms.id, from: MAGIC.noIMessage, reaction: "like" } })).status).toBe(409);
-    const unknown = await t.api("POST", "/sandbox/v1/simulate/reaction", { body: { message_id: "7d0c8a3e-1111-4111-8111-111111111111", from: IPHONE, reaction: "like" } });
+    expect(
+      (
+        await t.api("POST", "/sandbox/v1/simulate/reaction", {
+          body: { message_id: sms.id, from: MAGIC.noIMessage, reaction: "like" },
+        })
+      ).status,
+    ).toBe(409);
+    const unknown = await t.api("POST", "/sandbox/v1/simulate/reaction", {
+      body: { message_id: "7d0c8a3e-1111-4111-8111-111111111111", from: IPHONE, reaction: "like" },
+    });
     expect(unknown.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^message_id: /) });
   });
 
@@ -229,8 +276,12 @@ describe("simulate reaction | typing | edit: contact activity", () => {
 
   it("refuses typing on an SMS thread or without a thread with 409", async () => {
     await inbound(t, { from: ANDROID });
-    expect((await t.api("POST", "/sandbox/v1/simulate/typing", { body: { from: ANDROID, to: MAIN } })).status).toBe(409);
-    expect((await t.api("POST", "/sandbox/v1/simulate/typing", { body: { from: "+14155550150", to: MAIN } })).status).toBe(409);
+    expect((await t.api("POST", "/sandbox/v1/simulate/typing", { body: { from: ANDROID, to: MAIN } })).status).toBe(
+      409,
+    );
+    expect(
+      (await t.api("POST", "/sandbox/v1/simulate/typing", { body: { from: "+14155550150", to: MAIN } })).status,
+    ).toBe(409);
   });
 
   it("edits the contact's own message and fires message.edited", async () => {
@@ -239,13 +290,23 @@ describe("simulate reaction | typing | edit: contact activity", () => {
     expect(res.body.data).toMatchObject({ text: "the", edited_at: expect.any(String) });
     expect((await message(t, received.id)).text).toBe("the");
     const edited = (await events(t, received.id)).find((e) => e.type === "message.edited");
-    expect(edited).toEqual({ type: "message.edited", conversation_id: received.conversation_id, message_id: received.id, text: "the", edited_at: res.body.data.edited_at });
+    expect(edited).toEqual({
+      type: "message.edited",
+      conversation_id: received.conversation_id,
+      message_id: received.id,
+      text: "the",
+      edited_at: res.body.data.edited_at,
+    });
   });
 
   it("refuses a contact's edit of an account message or of an SMS with 409", async () => {
     const sent = await send(t, {});
-    expect((await t.api("POST", "/sandbox/v1/simulate/edit", { body: { message_id: sent.id, text: "x" } })).status).toBe(409);
+    expect(
+      (await t.api("POST", "/sandbox/v1/simulate/edit", { body: { message_id: sent.id, text: "x" } })).status,
+    ).toBe(409);
     const sms = await inbound(t, { from: ANDROID });
-    expect((await t.api("POST", "/sandbox/v1/simulate/edit", { body: { message_id: sms.id, text: "x" } })).status).toBe(409);
+    expect((await t.api("POST", "/sandbox/v1/simulate/edit", { body: { message_id: sms.id, text: "x" } })).status).toBe(
+      409,
+    );
   });
 });

@@ -26,7 +26,11 @@ describe("event and delivery ids are time-ordered UUIDs (UUIDv7 layout)", () => 
       await t.advance(HOUR);
     }
 
-    const events = (await t.api("GET", "/sandbox/v1/events?limit=100")).body.data as { id: string; seq: number; created_at: string }[];
+    const events = (await t.api("GET", "/sandbox/v1/events?limit=100")).body.data as {
+      id: string;
+      seq: number;
+      created_at: string;
+    }[];
     expect(events).toHaveLength(6);
     for (const event of events) {
       expect(event.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -38,7 +42,10 @@ describe("event and delivery ids are time-ordered UUIDs (UUIDv7 layout)", () => 
       if (timeOf(bySeq[i]!.id) > timeOf(bySeq[i - 1]!.id)) expect(bySeq[i]!.id > bySeq[i - 1]!.id).toBe(true);
     }
 
-    const deliveries = (await t.api("GET", "/sandbox/v1/deliveries?limit=100")).body.data as { id: string; event_id: string }[];
+    const deliveries = (await t.api("GET", "/sandbox/v1/deliveries?limit=100")).body.data as {
+      id: string;
+      event_id: string;
+    }[];
     expect(deliveries).toHaveLength(6);
     const seqOf = new Map(events.map((event) => [event.id, event.seq]));
     const inEventOrder = [...deliveries].sort((a, b) => seqOf.get(a.event_id)! - seqOf.get(b.event_id)!);

@@ -29,7 +29,12 @@ describe("timestamps are unique per list, not across the sandbox", () => {
     const sends: Promise<unknown>[] = [];
     for (let i = 0; i < 150; i++) {
       sends.push(t.api("POST", "/v1/messages", { body: { from_handle: "+14155550101", to: IPHONE, text: `a${i}` } }));
-      sends.push(t.api("POST", "/v1/messages", { key: BETA_KEY, body: { from_handle: "+14155550111", to: IPHONE, text: `b${i}` } }));
+      sends.push(
+        t.api("POST", "/v1/messages", {
+          key: BETA_KEY,
+          body: { from_handle: "+14155550111", to: IPHONE, text: `b${i}` },
+        }),
+      );
     }
     await Promise.all(sends);
     for (const key of [KEY, BETA_KEY]) {
@@ -47,7 +52,9 @@ describe("timestamps are unique per list, not across the sandbox", () => {
     const times: number[] = [];
     let before = "";
     for (;;) {
-      const page = await t.api("GET", `/v1/messages?limit=40${before ? `&before=${encodeURIComponent(before)}` : ""}`, { key });
+      const page = await t.api("GET", `/v1/messages?limit=40${before ? `&before=${encodeURIComponent(before)}` : ""}`, {
+        key,
+      });
       times.push(...page.body.data.map((m: { created_at: string }) => Date.parse(m.created_at)));
       if (!page.body.has_more) return times;
       before = page.body.data.at(-1).created_at;
@@ -65,8 +72,12 @@ describe("timestamps are unique per list, not across the sandbox", () => {
       const m = (await t.api("GET", `/v1/messages/${id}`)).body.data;
       expect([m.sent_at, m.delivered_at, m.read_at].map(Date.parse)).toEqual([start + 200, start + 700, start + 2_700]);
     }
-    const events = (await t.api("GET", "/sandbox/v1/events?limit=100")).body.data as { type: string; created_at: string }[];
-    const byType = (type: string) => new Set(events.filter((e) => e.type === type).map((e) => Date.parse(e.created_at)));
+    const events = (await t.api("GET", "/sandbox/v1/events?limit=100")).body.data as {
+      type: string;
+      created_at: string;
+    }[];
+    const byType = (type: string) =>
+      new Set(events.filter((e) => e.type === type).map((e) => Date.parse(e.created_at)));
     expect(byType("message.sent")).toEqual(new Set([start + 200]));
     expect(byType("message.delivered")).toEqual(new Set([start + 700]));
     expect(byType("message.read")).toEqual(new Set([start + 2_700]));
@@ -74,25 +85,40 @@ describe("timestamps are unique per list, not across the sandbox", () => {
 
   it("a record's later times never read before its created_at when a busy millisecond bumped it ahead of the clock", async () => {
     const start = t.sandbox.ctx.clock.now();
-    const sends = Array.from({ length: 300 }, (_, i) => t.api("POST", "/v1/messages", { body: { from_handle: MAIN, to: IPHONE, text: `m${i}` } }));
+    const sends = Array.from({ length: 300 }, (_, i) =>
+      t.api("POST", "/v1/messages", { body: { from_handle: MAIN, to: IPHONE, text: `m${i}` } }),
+    );
     await Promise.all(sends);
     await t.advance(200);
     await t.advance(500);
-    const page = (await t.api("GET", "/v1/messages?limit=100")).body.data as { created_at: string; sent_at: string; delivered_at: string }[];
+    const page = (await t.api("GET", "/v1/messages?limit=100")).body.data as {
+      created_at: string;
+      sent_at: string;
+      delivered_at: string;
+    }[];
     // The newest 100 were created at start+200 to start+299: after the clock's +200 and +700.
     for (const m of page) {
-      const [created, sent, delivered] = [m.created_at, m.sent_at, m.delivered_at].map(Date.parse) as [number, number, number];
+      const [created, sent, delivered] = [m.created_at, m.sent_at, m.delivered_at].map(Date.parse) as [
+        number,
+        number,
+        number,
+      ];
       expect(sent).toBe(Math.max(created, start + 200));
       expect(delivered).toBe(Math.max(sent, start + 700));
     }
-    const events = (await t.api("GET", "/sandbox/v1/events?limit=100&type=message.sent")).body.data as { payload: { message_id: string; sent_at: string } }[];
+    const events = (await t.api("GET", "/sandbox/v1/events?limit=100&type=message.sent")).body.data as {
+      payload: { message_id: string; sent_at: string };
+    }[];
     const created = new Map(page.map((m) => [(m as unknown as { id: string }).id, Date.parse(m.created_at)]));
-    for (const { payload } of events) if (created.has(payload.message_id)) expect(Date.parse(payload.sent_at)).toBeGreaterThanOrEqual(created.get(payload.message_id) as number);
+    for (const { payload } of events)
+      if (created.has(payload.message_id))
+        expect(Date.parse(payload.sent_at)).toBeGreaterThanOrEqual(created.get(payload.message_id) as number);
 
     // Two webhooks in one millisecond: the second's created_at is a millisecond ahead.
     await t.api("POST", "/v1/webhooks", { body: { url: "http://127.0.0.1:9/a" } });
     const second = (await t.api("POST", "/v1/webhooks", { body: { url: "http://127.0.0.1:9/b" } })).body.data;
-    const patched = (await t.api("PATCH", `/v1/webhooks/${second.id}`, { body: { events: ["message.sent"] } })).body.data;
+    const patched = (await t.api("PATCH", `/v1/webhooks/${second.id}`, { body: { events: ["message.sent"] } })).body
+      .data;
     expect(Date.parse(patched.updated_at)).toBeGreaterThanOrEqual(Date.parse(patched.created_at));
     const [chat] = (await t.api("GET", "/v1/chats")).body.data;
     expect(Date.parse(chat.updated_at)).toBeGreaterThanOrEqual(Date.parse(chat.last_message_at));

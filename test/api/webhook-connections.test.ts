@@ -18,7 +18,11 @@ interface CountingReceiver {
   close(): Promise<void>;
 }
 
-async function countingReceiver(host: string, port = 0, answer: (eventId: string) => number = () => 204): Promise<CountingReceiver> {
+async function countingReceiver(
+  host: string,
+  port = 0,
+  answer: (eventId: string) => number = () => 204,
+): Promise<CountingReceiver> {
   const receiver = { requests: [], connections: 0 } as unknown as CountingReceiver;
   const server: Server = createServer((req, res) => {
     req.resume();
@@ -58,7 +62,11 @@ describe("deliveries keep their connection to an endpoint alive", () => {
     expect(receiver.connections).toBeLessThanOrEqual(2);
     // Every attempt is recorded, more than one batch of records included.
     const deliveries = listDeliveries(t.sandbox.ctx, accountId, { limit: "100" }).data;
-    expect(deliveries.every((d) => d.status === "succeeded" && d.attempts.length === 1 && d.attempts[0]?.status_code === 204)).toBe(true);
+    expect(
+      deliveries.every(
+        (d) => d.status === "succeeded" && d.attempts.length === 1 && d.attempts[0]?.status_code === 204,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -129,7 +137,9 @@ describe("nothing is delivered before the transaction that emitted it committed 
   it("every delivery goes out after its event is committed, through an advance that sends and delivers at one instant", async () => {
     await t.api("POST", "/v1/webhooks", { body: { url: "http://127.0.0.1:9/hook" } });
     for (let i = 0; i < 30; i++) {
-      const res = await t.api("POST", "/v1/messages", { body: { to: `+1415555${2000 + i}`, from_handle: "+14155550101", text: `m${i}` } });
+      const res = await t.api("POST", "/v1/messages", {
+        body: { to: `+1415555${2000 + i}`, from_handle: "+14155550101", text: `m${i}` },
+      });
       expect(res.status).toBe(202);
     }
     await t.advance(3_000);

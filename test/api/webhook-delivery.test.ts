@@ -20,7 +20,14 @@ async function deliveries(t: TestSandbox, query = "") {
     event_id: string;
     event_type: string;
     status: string;
-    attempts: { n: number; at: string; status_code: number | null; error: string | null; duration_ms: number; signature: string | null }[];
+    attempts: {
+      n: number;
+      at: string;
+      status_code: number | null;
+      error: string | null;
+      duration_ms: number;
+      signature: string | null;
+    }[];
     next_attempt_at: string | null;
   }[];
 }
@@ -40,7 +47,9 @@ describe("webhook delivery (spec section 6) to a real receiver", () => {
   describe("the request", () => {
     it("POSTs the raw event payload, not enveloped, signed, with the event id and attempt number", async () => {
       const hook = await createHook(t, receiver.url);
-      const event = emitTestEvent(t.sandbox.ctx, "message.read", { conversation_id: "00000000-0000-4000-8000-0000000000c1" });
+      const event = emitTestEvent(t.sandbox.ctx, "message.read", {
+        conversation_id: "00000000-0000-4000-8000-0000000000c1",
+      });
       await t.advance(0);
       expect(receiver.requests).toHaveLength(1);
       const [request] = receiver.requests;
@@ -48,7 +57,10 @@ describe("webhook delivery (spec section 6) to a real receiver", () => {
       expect(request?.path).toBe("/hook");
       expect(request?.body).toBe(JSON.stringify(event.payload));
       expect(JSON.parse(request?.body ?? "")).toEqual(event.payload);
-      expect(event.payload).toMatchObject({ type: "message.read", conversation_id: "00000000-0000-4000-8000-0000000000c1" });
+      expect(event.payload).toMatchObject({
+        type: "message.read",
+        conversation_id: "00000000-0000-4000-8000-0000000000c1",
+      });
       expect(request?.headers["content-type"]).toBe("application/json");
       expect(request?.headers["user-agent"]).toMatch(/^msgctl/);
       expect(request?.headers["x-msgctl-event-id"]).toBe(event.id);
@@ -59,11 +71,30 @@ describe("webhook delivery (spec section 6) to a real receiver", () => {
       const t0 = Number(/t=(\d+)/.exec(header)?.[1]);
       expect(Math.abs(t0 - Date.now() / 1000)).toBeLessThan(5);
       expect(verifyWebhook(request?.body ?? "", header, hook.secret)).toEqual({ ok: true, timestamp: t0 });
-      expect(verifyWebhook(request?.body ?? "", header, "whsec_wrong")).toMatchObject({ ok: false, reason: "signature_mismatch" });
+      expect(verifyWebhook(request?.body ?? "", header, "whsec_wrong")).toMatchObject({
+        ok: false,
+        reason: "signature_mismatch",
+      });
 
       const [delivery] = await deliveries(t);
-      expect(delivery).toMatchObject({ webhook_id: hook.id, event_id: event.id, event_type: "message.read", status: "succeeded", next_attempt_at: null });
-      expect(delivery?.attempts).toEqual([{ n: 1, at: new Date(t.sandbox.ctx.clock.now()).toISOString(), status_code: 204, error: null, duration_ms: expect.any(Number), resend: false, signature: header }]);
+      expect(delivery).toMatchObject({
+        webhook_id: hook.id,
+        event_id: event.id,
+        event_type: "message.read",
+        status: "succeeded",
+        next_attempt_at: null,
+      });
+      expect(delivery?.attempts).toEqual([
+        {
+          n: 1,
+          at: new Date(t.sandbox.ctx.clock.now()).toISOString(),
+          status_code: 204,
+          error: null,
+          duration_ms: expect.any(Number),
+          resend: false,
+          signature: header,
+        },
+      ]);
     });
 
     it("the first attempt runs without an advance: work due now runs at once", async () => {
@@ -96,7 +127,10 @@ describe("webhook delivery (spec section 6) to a real receiver", () => {
       expect(receiver.requests).toHaveLength(1);
       const [delivery] = await deliveries(t);
       expect(delivery?.status).toBe("pending");
-      expect(delivery?.attempts[0]).toMatchObject({ status_code: 302, error: "redirect to http://127.0.0.1:1/elsewhere not followed" });
+      expect(delivery?.attempts[0]).toMatchObject({
+        status_code: 302,
+        error: "redirect to http://127.0.0.1:1/elsewhere not followed",
+      });
     });
 
     it("a refused connection is a failed attempt with the reason", async () => {
@@ -131,7 +165,16 @@ describe("webhook delivery (spec section 6) to a real receiver", () => {
         await t.advance(1);
         expect(receiver.requests).toHaveLength(i + 2);
       }
-      expect(receiver.requests.map((r) => r.headers["x-msgctl-attempt"])).toEqual(["1", "2", "3", "4", "5", "6", "7", "8"]);
+      expect(receiver.requests.map((r) => r.headers["x-msgctl-attempt"])).toEqual([
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "7",
+        "8",
+      ]);
       expect(new Set(receiver.requests.map((r) => r.headers["x-msgctl-event-id"]))).toEqual(new Set([event.id]));
       expect(new Set(receiver.requests.map((r) => r.body))).toEqual(new Set([JSON.stringify(event.payload)]));
 
@@ -186,7 +229,10 @@ describe("webhook delivery (spec section 6) to a real receiver", () => {
       // PATCH with a secret takes effect the same way.
       await t.api("PATCH", `/v1/webhooks/${hook.id}`, { body: { secret: "patched-secret-0123456789" } });
       await t.advance(60_000);
-      expect(verifyWebhook(receiver.requests[2]?.body ?? "", signature(receiver.requests[2]), "patched-secret-0123456789").ok).toBe(true);
+      expect(
+        verifyWebhook(receiver.requests[2]?.body ?? "", signature(receiver.requests[2]), "patched-secret-0123456789")
+          .ok,
+      ).toBe(true);
     });
   });
 

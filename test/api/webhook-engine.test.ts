@@ -13,7 +13,12 @@ const SPEC_WAITS = [5 * S, 60 * S, 600 * S, 1 * H, 4 * H, 8 * H, 12 * H];
 
 /** A receiver that answers 500 after a few milliseconds and notes how many requests overlapped, by attempt number. */
 async function slowFailingReceiver() {
-  const state = { url: "", requests: [] as { eventId: string; attempt: number }[], active: new Map<number, number>(), most: new Map<number, number>() };
+  const state = {
+    url: "",
+    requests: [] as { eventId: string; attempt: number }[],
+    active: new Map<number, number>(),
+    most: new Map<number, number>(),
+  };
   const server = createServer((req, res) => {
     const attempt = Number(req.headers["x-msgctl-attempt"]);
     const active = (state.active.get(attempt) ?? 0) + 1;

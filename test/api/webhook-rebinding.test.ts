@@ -79,7 +79,9 @@ describe("deliveries connect to the address that was checked (spec 4.4, DNS rebi
       emitTestEvent(t.sandbox.ctx);
       await t.advance(0);
       expect(seen).toEqual(["rebind.test"]);
-      expect(listDeliveries(t.sandbox.ctx, accountId(), {}).data[0]?.attempts[0]?.error).toMatch(/connection failed|request failed/);
+      expect(listDeliveries(t.sandbox.ctx, accountId(), {}).data[0]?.attempts[0]?.error).toMatch(
+        /connection failed|request failed/,
+      );
     } finally {
       tls.close();
     }
@@ -90,17 +92,26 @@ describe("the pinned lookup", () => {
   it("the pinned lookup answers only the checked addresses, by family when asked", () => {
     const lookup = pinnedLookup(["93.184.216.34", "2606:2800:220:1::1"]);
     const answers: unknown[] = [];
-    const call = (options: object) => (lookup as any)("hooks.example.com", options, (...args: unknown[]) => answers.push(args));
+    const call = (options: object) =>
+      (lookup as any)("hooks.example.com", options, (...args: unknown[]) => answers.push(args));
     call({ all: true });
     call({ family: 6 });
     call({ family: 4, all: true });
     expect(answers).toEqual([
-      [null, [{ address: "93.184.216.34", family: 4 }, { address: "2606:2800:220:1::1", family: 6 }]],
+      [
+        null,
+        [
+          { address: "93.184.216.34", family: 4 },
+          { address: "2606:2800:220:1::1", family: 6 },
+        ],
+      ],
       [null, "2606:2800:220:1::1", 6],
       [null, [{ address: "93.184.216.34", family: 4 }]],
     ]);
     const none: unknown[] = [];
-    (pinnedLookup(["93.184.216.34"]) as any)("hooks.example.com", { family: 6 }, (error: Error) => none.push((error as NodeJS.ErrnoException).code));
+    (pinnedLookup(["93.184.216.34"]) as any)("hooks.example.com", { family: 6 }, (error: Error) =>
+      none.push((error as NodeJS.ErrnoException).code),
+    );
     expect(none).toEqual(["ENOTFOUND"]);
   });
 });

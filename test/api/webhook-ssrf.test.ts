@@ -115,7 +115,8 @@ describe("webhook URLs in the default sandbox mode (SANDBOX.md section 1)", () =
     });
 
     it("a URL over 2,048 characters is 400 invalid_url on POST and PATCH; 2,048 is taken", async () => {
-      const sized = (length: number) => `https://hooks.example.com/${"x".repeat(length - "https://hooks.example.com/".length)}`;
+      const sized = (length: number) =>
+        `https://hooks.example.com/${"x".repeat(length - "https://hooks.example.com/".length)}`;
       expect(sized(2_049)).toHaveLength(2_049);
       const over = await create(t, sized(2_049));
       expect(over.status).toBe(400);
@@ -146,21 +147,24 @@ describe("webhook URLs in the default sandbox mode (SANDBOX.md section 1)", () =
   });
 
   describe("at delivery: the host is resolved again", () => {
-    it.each(FORBIDDEN_ADDRESSES)("a name now resolving to %s (%s) drops the delivery without posting or retrying", async (address, words) => {
-      await create(t, "https://hooks.example.com/hook");
-      dns.set("hooks.example.com", [address]);
-      const delivery = await deliveryAfterEmit(t);
-      expect(posted).toEqual([]);
-      expect(delivery.status).toBe("dropped");
-      expect(delivery.next_attempt_at).toBeNull();
-      expect(delivery.attempts).toHaveLength(1);
-      expect(delivery.attempts[0].status_code).toBeNull();
-      expect(delivery.attempts[0].error).toContain("dropped: hooks.example.com resolves to");
-      expect(delivery.attempts[0].error).toContain(words);
-      expect(listJobs(t.sandbox.db).filter((job) => job.kind === "webhook.attempt")).toEqual([]);
-      await t.advance(48 * 3_600_000);
-      expect(posted).toEqual([]);
-    });
+    it.each(FORBIDDEN_ADDRESSES)(
+      "a name now resolving to %s (%s) drops the delivery without posting or retrying",
+      async (address, words) => {
+        await create(t, "https://hooks.example.com/hook");
+        dns.set("hooks.example.com", [address]);
+        const delivery = await deliveryAfterEmit(t);
+        expect(posted).toEqual([]);
+        expect(delivery.status).toBe("dropped");
+        expect(delivery.next_attempt_at).toBeNull();
+        expect(delivery.attempts).toHaveLength(1);
+        expect(delivery.attempts[0].status_code).toBeNull();
+        expect(delivery.attempts[0].error).toContain("dropped: hooks.example.com resolves to");
+        expect(delivery.attempts[0].error).toContain(words);
+        expect(listJobs(t.sandbox.db).filter((job) => job.kind === "webhook.attempt")).toEqual([]);
+        await t.advance(48 * 3_600_000);
+        expect(posted).toEqual([]);
+      },
+    );
 
     it("one forbidden address among several is enough to drop", async () => {
       await create(t, "https://hooks.example.com/hook");
@@ -223,7 +227,11 @@ describe("webhook URLs with --strict-urls (spec 4.4 to the letter)", () => {
 });
 
 describe("a resolver that never answers", () => {
-  const t = useSandbox({ resolveHost: () => new Promise<string[]>(() => {}), fetch: fetchStub, settings: { webhookTimeoutMs: 200 } });
+  const t = useSandbox({
+    resolveHost: () => new Promise<string[]>(() => {}),
+    fetch: fetchStub,
+    settings: { webhookTimeoutMs: 200 },
+  });
 
   it("is accepted at creation and fails the attempt after the acknowledgement window, to be retried", async () => {
     posted.length = 0;

@@ -15,7 +15,10 @@ describe("the typed client and the exported verifyWebhook, against real deliveri
   });
 
   it("covers every endpoint operation", async () => {
-    const { webhook, replayed } = await client.webhooks.create({ url: receiver.url, events: ["message.sent"] }, { idempotencyKey: "k1" });
+    const { webhook, replayed } = await client.webhooks.create(
+      { url: receiver.url, events: ["message.sent"] },
+      { idempotencyKey: "k1" },
+    );
     expect(replayed).toBe(false);
     expect((await client.webhooks.create({ url: receiver.url }, { idempotencyKey: "k1" })).replayed).toBe(true);
     expect((await client.webhooks.list()).data.map((w) => w.id)).toEqual([webhook.id]);

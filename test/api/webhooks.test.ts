@@ -9,12 +9,15 @@ const URL_B = "https://hooks.example.com/b";
 const resolveHost = async () => ["93.184.216.34"];
 
 const OTHER_KEY = "sk_test_globex_000000000000000";
-const fixture = parseFixture({
-  accounts: [
-    { name: "Acme", api_key: KEY },
-    { name: "Globex", api_key: OTHER_KEY },
-  ],
-}, "test fixture");
+const fixture = parseFixture(
+  {
+    accounts: [
+      { name: "Acme", api_key: KEY },
+      { name: "Globex", api_key: OTHER_KEY },
+    ],
+  },
+  "test fixture",
+);
 
 const RECORD_KEYS = ["created_at", "enabled", "events", "id", "updated_at", "url"];
 
@@ -40,7 +43,9 @@ const RECORD_KEYS = ["created_at", "enabled", "events", "id", "updated_at", "url
 
       it("takes a custom secret (16-200 characters) and an event list", async () => {
         const secret = "my-own-secret-of-20c";
-        const res = await t.api("POST", "/v1/webhooks", { body: { url: URL_A, events: ["message.sent", "message.read", "message.sent"], secret } });
+        const res = await t.api("POST", "/v1/webhooks", {
+          body: { url: URL_A, events: ["message.sent", "message.read", "message.sent"], secret },
+        });
         expect(res.status).toBe(201);
         expect(res.body.data.secret).toBe(secret);
         expect(res.body.data.events).toEqual(["message.sent", "message.read"]);
@@ -90,14 +95,23 @@ const RECORD_KEYS = ["created_at", "enabled", "events", "id", "updated_at", "url
     describe("Idempotency-Key", () => {
       it("returns the original endpoint, secret included, with 200, and creates nothing", async () => {
         const key = `key-${socket}`;
-        const first = await t.api("POST", "/v1/webhooks", { body: { url: URL_A }, headers: { "idempotency-key": key } });
-        const again = await t.api("POST", "/v1/webhooks", { body: { url: URL_B }, headers: { "idempotency-key": key } });
+        const first = await t.api("POST", "/v1/webhooks", {
+          body: { url: URL_A },
+          headers: { "idempotency-key": key },
+        });
+        const again = await t.api("POST", "/v1/webhooks", {
+          body: { url: URL_B },
+          headers: { "idempotency-key": key },
+        });
         expect(first.status).toBe(201);
         expect(again.status).toBe(200);
         expect(again.body.data).toEqual(first.body.data);
         expect((await t.api("GET", "/v1/webhooks")).body.data).toHaveLength(1);
         // The key is scoped per account and per endpoint: another key creates another endpoint.
-        const other = await t.api("POST", "/v1/webhooks", { body: { url: URL_B }, headers: { "idempotency-key": `${key}-2` } });
+        const other = await t.api("POST", "/v1/webhooks", {
+          body: { url: URL_B },
+          headers: { "idempotency-key": `${key}-2` },
+        });
         expect(other.status).toBe(201);
         expect(other.body.data.id).not.toBe(first.body.data.id);
         for (const res of [first, other]) await t.api("DELETE", `/v1/webhooks/${res.body.data.id}`);
@@ -105,9 +119,15 @@ const RECORD_KEYS = ["created_at", "enabled", "events", "id", "updated_at", "url
 
       it("answers 409 invalid_state when the endpoint it created was deleted", async () => {
         const key = `gone-${socket}`;
-        const first = await t.api("POST", "/v1/webhooks", { body: { url: URL_A }, headers: { "idempotency-key": key } });
+        const first = await t.api("POST", "/v1/webhooks", {
+          body: { url: URL_A },
+          headers: { "idempotency-key": key },
+        });
         await t.api("DELETE", `/v1/webhooks/${first.body.data.id}`);
-        const again = await t.api("POST", "/v1/webhooks", { body: { url: URL_A }, headers: { "idempotency-key": key } });
+        const again = await t.api("POST", "/v1/webhooks", {
+          body: { url: URL_A },
+          headers: { "idempotency-key": key },
+        });
         expect(again.status).toBe(409);
         expect(again.body.error).toBe("invalid_state");
       });
@@ -130,11 +150,15 @@ const RECORD_KEYS = ["created_at", "enabled", "events", "id", "updated_at", "url
 
       it("pages newest first with limit and a created_at cursor", async () => {
         const ids: string[] = [];
-        for (let i = 0; i < 3; i++) ids.push((await t.api("POST", "/v1/webhooks", { body: { url: URL_A } })).body.data.id);
+        for (let i = 0; i < 3; i++)
+          ids.push((await t.api("POST", "/v1/webhooks", { body: { url: URL_A } })).body.data.id);
         const page1 = await t.api("GET", "/v1/webhooks?limit=2");
         expect(page1.body.data.map((w: { id: string }) => w.id)).toEqual([ids[2], ids[1]]);
         expect(page1.body.has_more).toBe(true);
-        const page2 = await t.api("GET", `/v1/webhooks?limit=2&before=${encodeURIComponent(page1.body.data[1].created_at)}`);
+        const page2 = await t.api(
+          "GET",
+          `/v1/webhooks?limit=2&before=${encodeURIComponent(page1.body.data[1].created_at)}`,
+        );
         expect(page2.body.data.map((w: { id: string }) => w.id)).toEqual([ids[0]]);
         expect(page2.body.has_more).toBe(false);
         expect((await t.api("GET", "/v1/webhooks?limit=0")).status).toBe(400);
@@ -144,7 +168,8 @@ const RECORD_KEYS = ["created_at", "enabled", "events", "id", "updated_at", "url
 
     describe("PATCH /v1/webhooks/:id", () => {
       it("changes only the fields sent, replaces events, never echoes the secret", async () => {
-        const created = (await t.api("POST", "/v1/webhooks", { body: { url: URL_A, events: ["message.sent"] } })).body.data;
+        const created = (await t.api("POST", "/v1/webhooks", { body: { url: URL_A, events: ["message.sent"] } })).body
+          .data;
         await t.advance(1_000);
         const res = await t.api("PATCH", `/v1/webhooks/${created.id}`, {
           body: { url: URL_B, events: ["message.read"], secret: "a-brand-new-secret-123", enabled: false },
@@ -213,7 +238,9 @@ const RECORD_KEYS = ["created_at", "enabled", "events", "id", "updated_at", "url
       ])("%s …%s answers 404 not_found", async (method, suffix) => {
         const theirs = (await t.api("POST", "/v1/webhooks", { body: { url: URL_A }, key: OTHER_KEY })).body.data;
         for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid", theirs.id]) {
-          const res = await t.api(method, `/v1/webhooks/${id}${suffix}`, { body: method === "PATCH" ? { enabled: false } : undefined });
+          const res = await t.api(method, `/v1/webhooks/${id}${suffix}`, {
+            body: method === "PATCH" ? { enabled: false } : undefined,
+          });
           expect(res.status).toBe(404);
           expect(res.body.error).toBe("not_found");
         }

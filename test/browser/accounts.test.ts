@@ -10,7 +10,19 @@ describe.skipIf(!CHROMIUM)("the inspector's accounts", () => {
   it("switches between accounts, taking a pasted key for one whose key the sandbox no longer shows", async () => {
     const other = await sandbox.json("accounts", "create", "--name", "Globex");
     const acme = await sandbox.json("send", "--from", "+14155550101", "--to", "+14155550191", "--text", "From Acme");
-    const sent = await runCli(["send", "--from", other.numbers[0].handle, "--to", "+14155550191", "--text", "From Globex", "--base-url", sandbox.serve.ready.base_url, "--api-key", other.api_key]);
+    const sent = await runCli([
+      "send",
+      "--from",
+      other.numbers[0].handle,
+      "--to",
+      "+14155550191",
+      "--text",
+      "From Globex",
+      "--base-url",
+      sandbox.serve.ready.base_url,
+      "--api-key",
+      other.api_key,
+    ]);
     expect(sent.code, sent.stderr).toBe(0);
     const page = await browser.open();
     await page.goto(sandbox.serve.ready.inspector_url);

@@ -11,7 +11,13 @@ describe.skipIf(!CHROMIUM)("the inspector's long lists", () => {
   const KEY = "sk_test_lists_000000000000000";
   const MAIN = "+14155550101";
   const fixture = {
-    accounts: [{ name: "A company whose name is much too long to fit in a phone's header", api_key: KEY, numbers: [{ handle: MAIN, channels: ["imessage", "sms"] }] }],
+    accounts: [
+      {
+        name: "A company whose name is much too long to fit in a phone's header",
+        api_key: KEY,
+        numbers: [{ handle: MAIN, channels: ["imessage", "sms"] }],
+      },
+    ],
     contacts: [{ handle: "+14155550191", imessage: true, platform: "ios" }],
   };
   const browser = useBrowser();

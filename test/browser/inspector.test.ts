@@ -33,7 +33,8 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
     await receiver?.close();
   });
 
-  const bubble = (id: string, phone: "business" | "contact" = "business") => page.locator(`.phone.${phone} [data-message-id="${id}"]`);
+  const bubble = (id: string, phone: "business" | "contact" = "business") =>
+    page.locator(`.phone.${phone} [data-message-id="${id}"]`);
   const openThread = async (conversationId: string) => {
     await page.goto(`${sandbox.serve.ready.inspector_url}#/phones/${conversationId}`);
     await page.locator(".phone.business .phone-head").waitFor();
@@ -48,7 +49,9 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
     expect(await bubble(sent.id, "contact").count()).toBe(0);
 
     await page.getByRole("button", { name: "Advance the clock 5s" }).click();
-    await bubble(sent.id).locator(".status", { hasText: /^Read / }).waitFor();
+    await bubble(sent.id)
+      .locator(".status", { hasText: /^Read / })
+      .waitFor();
     await bubble(sent.id, "contact").waitFor();
     expect(await page.getByTestId("clock-now").textContent()).toContain("manual");
     await screenshot(page, "phones-1280");
@@ -62,7 +65,18 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
     await reply.fill("Thanks! When will it arrive?");
     await reply.press("Enter");
 
-    await vi.waitFor(() => expect(receiver.requests.map((r) => JSON.parse(r.body))).toContainEqual(expect.objectContaining({ type: "message.received", text: "Thanks! When will it arrive?", from: IPHONE, to: MAIN })), { timeout: 10_000 });
+    await vi.waitFor(
+      () =>
+        expect(receiver.requests.map((r) => JSON.parse(r.body))).toContainEqual(
+          expect.objectContaining({
+            type: "message.received",
+            text: "Thanks! When will it arrive?",
+            from: IPHONE,
+            to: MAIN,
+          }),
+        ),
+      { timeout: 10_000 },
+    );
     await page.locator(".phone.business .message.theirs", { hasText: "Thanks! When will it arrive?" }).waitFor();
     await page.locator(".phone.contact .message.mine", { hasText: "Thanks! When will it arrive?" }).waitFor();
   });
@@ -107,9 +121,13 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
       expect(await rung(4).textContent()).toMatch(/next at .* \(in 10 m\)/);
       expect(await page.getByTestId("raw-body").textContent()).toBe(failing.requests[2]?.body);
       // The signature header each attempt carried, the newest shown first; any other on a click.
-      expect(await page.getByTestId("signature").textContent()).toBe(failing.requests[2]?.headers["x-service-signature"]);
+      expect(await page.getByTestId("signature").textContent()).toBe(
+        failing.requests[2]?.headers["x-service-signature"],
+      );
       await page.getByRole("button", { name: "Show the headers of attempt 1" }).click();
-      expect(await page.getByTestId("signature").textContent()).toBe(failing.requests[0]?.headers["x-service-signature"]);
+      expect(await page.getByTestId("signature").textContent()).toBe(
+        failing.requests[0]?.headers["x-service-signature"],
+      );
       await screenshot(page, "webhooks-ladder-1280");
 
       // Fixed: resend it by hand, outside the ladder; acknowledged, it settles the delivery.
@@ -120,7 +138,9 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
       expect(failing.requests.at(-1)?.headers["x-msgctl-resend"]).toBe("1");
       // The X-Msgctl-Attempt shown is the one sent: the rung a resend repeats (3), not its place (4).
       await page.getByRole("button", { name: "Show the headers of resend 4" }).click();
-      expect(await page.getByTestId("attempt-header").textContent()).toBe(failing.requests.at(-1)?.headers["x-msgctl-attempt"]);
+      expect(await page.getByTestId("attempt-header").textContent()).toBe(
+        failing.requests.at(-1)?.headers["x-msgctl-attempt"],
+      );
       expect(failing.requests.at(-1)?.headers["x-msgctl-attempt"]).toBe("3");
     } finally {
       await failing.close();
@@ -130,7 +150,9 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
   it("shows an image attachment as a thumbnail through its signed URL", async () => {
     const dir = mkdtempSync(join(tmpdir(), "msgctl-inspector-"));
     const photo = join(dir, "photo.png");
-    await sharp({ create: { width: 120, height: 90, channels: 3, background: { r: 230, g: 80, b: 40 } } }).png().toFile(photo);
+    await sharp({ create: { width: 120, height: 90, channels: 3, background: { r: 230, g: 80, b: 40 } } })
+      .png()
+      .toFile(photo);
     const inbound = await sandbox.json("simulate", "inbound", "--from", IPHONE, "--to", MAIN, "--attach", photo);
     await openThread(inbound.conversation_id);
     const image = bubble(inbound.id).locator("img.media");
@@ -145,7 +167,15 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
   it("verifies an OTP challenge when “Text the right code” is clicked; a wrong code counts; expiry counts down on the sandbox clock", async () => {
     const { otp_url: otpUrl, accounts } = sandbox.serve.ready;
     const create = async (phone: string) =>
-      ((await (await fetch(`${otpUrl}/v1/challenges`, { method: "POST", headers: { authorization: `Bearer ${accounts[0]?.otp_api_key}`, "content-type": "application/json" }, body: JSON.stringify({ phone }) })).json()) as { data: { id: string; code: string } }).data;
+      (
+        (await (
+          await fetch(`${otpUrl}/v1/challenges`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${accounts[0]?.otp_api_key}`, "content-type": "application/json" },
+            body: JSON.stringify({ phone }),
+          })
+        ).json()) as { data: { id: string; code: string } }
+      ).data;
     const right = await create("+14155550123");
     await page.goto(`${sandbox.serve.ready.inspector_url}#/otp`);
     const card = page.locator(`[data-challenge-id="${right.id}"]`);
@@ -161,7 +191,11 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
     const thread = page.getByRole("region", { name: "+14155550123's OTP thread" });
     await thread.locator(".message.mine", { hasText: right.code }).waitFor();
     await thread.locator(".message.theirs", { hasText: "verified" }).waitFor();
-    const status = await (await fetch(`${otpUrl}/v1/challenges/${right.id}`, { headers: { authorization: `Bearer ${accounts[0]?.otp_api_key}` } })).json();
+    const status = await (
+      await fetch(`${otpUrl}/v1/challenges/${right.id}`, {
+        headers: { authorization: `Bearer ${accounts[0]?.otp_api_key}` },
+      })
+    ).json();
     expect(status.data.status).toBe("verified");
     await screenshot(page, "otp-1280");
 
@@ -172,7 +206,18 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
   });
 
   it("shows a group with its title and members; a member writes, renames it, and sees the business typing", async () => {
-    const group = await sandbox.json("chats", "create", "--from", MAIN, "--to", `${IPHONE},+14155550193`, "--message", "Hi all", "--title", "Weekend");
+    const group = await sandbox.json(
+      "chats",
+      "create",
+      "--from",
+      MAIN,
+      "--to",
+      `${IPHONE},+14155550193`,
+      "--message",
+      "Hi all",
+      "--title",
+      "Weekend",
+    );
     await openThread(group.id);
     const head = page.locator(".phone.business .phone-head");
     await head.getByText("Weekend").waitFor();
@@ -262,7 +307,11 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
       [...document.querySelectorAll<HTMLElement>("button, input, select, textarea, summary, a[href]")]
         .filter((element) => {
           const labels = (element as HTMLInputElement).labels;
-          const name = element.getAttribute("aria-label") || element.textContent?.trim() || (labels && labels.length > 0 ? labels[0]?.textContent?.trim() : "") || element.getAttribute("title");
+          const name =
+            element.getAttribute("aria-label") ||
+            element.textContent?.trim() ||
+            (labels && labels.length > 0 ? labels[0]?.textContent?.trim() : "") ||
+            element.getAttribute("title");
           return !name;
         })
         .map((element) => element.outerHTML.slice(0, 120)),
@@ -274,7 +323,11 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
     await page.locator(".phone.business .phone-head").waitFor();
     for (let i = 0; i < 15; i++) {
       await page.keyboard.press("Tab");
-      reached.add(await page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent?.trim() ?? ""));
+      reached.add(
+        await page.evaluate(
+          () => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent?.trim() ?? "",
+        ),
+      );
     }
     expect([...reached]).toContain("Advance the clock 5s");
     expect([...reached]).toContain("Events");

@@ -10,7 +10,9 @@ import { CHROMIUM, useBrowser } from "../helpers/browser.js";
  * (they were shown once, at the first start): the inspector asks for one (docs/inspector.md).
  */
 describe.skipIf(!CHROMIUM)("the inspector when the sandbox shows no key", () => {
-  const fixture = { accounts: [{ name: "Keyless", numbers: [{ handle: "+14155550171", channels: ["imessage", "sms"] }] }] };
+  const fixture = {
+    accounts: [{ name: "Keyless", numbers: [{ handle: "+14155550171", channels: ["imessage", "sms"] }] }],
+  };
   const browser = useBrowser();
   let sandbox: Sandbox;
   let key: string;

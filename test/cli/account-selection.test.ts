@@ -18,7 +18,10 @@ describe("--account selects an account made with `msgctl accounts create` (SANDB
     expect(result.code, result.stderr).toBe(0);
     return JSON.parse(result.stdout);
   };
-  const stateAccounts = () => (JSON.parse(readFileSync(join(dir, ".msgctl", "sandbox.json"), "utf8")) as { accounts: { name: string }[] }).accounts.map((a) => a.name);
+  const stateAccounts = () =>
+    (
+      JSON.parse(readFileSync(join(dir, ".msgctl", "sandbox.json"), "utf8")) as { accounts: { name: string }[] }
+    ).accounts.map((a) => a.name);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "msgctl-accounts-"));
@@ -34,10 +37,16 @@ describe("--account selects an account made with `msgctl accounts create` (SANDB
     const [account] = (await json("accounts", "list")).filter((a: { name: string }) => a.name === "Worker 1");
 
     const numbers = await json("--account", "Worker 1", "numbers");
-    expect(numbers.map((n: { handle: string }) => n.handle)).toEqual(account.numbers.map((n: { handle: string }) => n.handle));
-    expect(await json("--account", "Worker 1", "otp", "create", "--phone", "+14155550141")).toMatchObject({ phone: "+14155550141" });
+    expect(numbers.map((n: { handle: string }) => n.handle)).toEqual(
+      account.numbers.map((n: { handle: string }) => n.handle),
+    );
+    expect(await json("--account", "Worker 1", "otp", "create", "--phone", "+14155550141")).toMatchObject({
+      phone: "+14155550141",
+    });
     // The default is still the fixture's first account.
-    expect((await json("numbers")).map((n: { handle: string }) => n.handle)).not.toEqual(numbers.map((n: { handle: string }) => n.handle));
+    expect((await json("numbers")).map((n: { handle: string }) => n.handle)).not.toEqual(
+      numbers.map((n: { handle: string }) => n.handle),
+    );
 
     await json("accounts", "delete", "Worker 1");
     expect(stateAccounts()).toEqual(["Acme"]);

@@ -11,18 +11,36 @@ const NOWHERE = { stateDir: "/nonexistent" };
 describe("where a command goes: flags, MSGCTL_* variables, the state file (SANDBOX.md section 6)", () => {
   it("a --base-url or --otp-url that is not an http(s) URL is a usage error naming the flag and its variable", () => {
     expect(() => resolveConnection({ ...NOWHERE, baseUrl: "notaurl" }, {})).toThrow(
-      expect.objectContaining({ name: "UsageError", message: '--base-url (or MSGCTL_BASE_URL) must be an http(s) URL such as http://127.0.0.1:4010 (got "notaurl")' }),
+      expect.objectContaining({
+        name: "UsageError",
+        message: '--base-url (or MSGCTL_BASE_URL) must be an http(s) URL such as http://127.0.0.1:4010 (got "notaurl")',
+      }),
     );
-    expect(() => resolveConnection(NOWHERE, { MSGCTL_BASE_URL: "ftp://127.0.0.1" })).toThrow(/--base-url \(or MSGCTL_BASE_URL\) must be an http\(s\) URL/);
-    expect(() => resolveConnection(NOWHERE, { MSGCTL_BASE_URL: "http://127.0.0.1:4010", MSGCTL_OTP_URL: "notaurl" })).toThrow(/--otp-url \(or MSGCTL_OTP_URL\) must be/);
+    expect(() => resolveConnection(NOWHERE, { MSGCTL_BASE_URL: "ftp://127.0.0.1" })).toThrow(
+      /--base-url \(or MSGCTL_BASE_URL\) must be an http\(s\) URL/,
+    );
+    expect(() =>
+      resolveConnection(NOWHERE, { MSGCTL_BASE_URL: "http://127.0.0.1:4010", MSGCTL_OTP_URL: "notaurl" }),
+    ).toThrow(/--otp-url \(or MSGCTL_OTP_URL\) must be/);
   });
 
   it("an OTP command needs only the OTP host's URL; a messaging command still needs --base-url", () => {
     const env = { MSGCTL_OTP_URL: "http://127.0.0.1:4011", MSGCTL_OTP_API_KEY: "otp_live_x" };
-    expect(resolveConnection(NOWHERE, env, "otp")).toEqual({ otpUrl: "http://127.0.0.1:4011", otpApiKey: "otp_live_x", baseUrl: undefined, apiKey: undefined, account: undefined });
-    expect(() => resolveConnection(NOWHERE, env)).toThrow(expect.objectContaining({ name: "NoSandboxError", message: expect.stringContaining("pass --base-url") }));
+    expect(resolveConnection(NOWHERE, env, "otp")).toEqual({
+      otpUrl: "http://127.0.0.1:4011",
+      otpApiKey: "otp_live_x",
+      baseUrl: undefined,
+      apiKey: undefined,
+      account: undefined,
+    });
+    expect(() => resolveConnection(NOWHERE, env)).toThrow(
+      expect.objectContaining({ name: "NoSandboxError", message: expect.stringContaining("pass --base-url") }),
+    );
     expect(() => resolveConnection(NOWHERE, { MSGCTL_BASE_URL: "http://127.0.0.1:4010" }, "otp")).toThrow(
-      expect.objectContaining({ name: "NoSandboxError", message: expect.stringContaining("pass --otp-url (or set MSGCTL_OTP_URL)") }),
+      expect.objectContaining({
+        name: "NoSandboxError",
+        message: expect.stringContaining("pass --otp-url (or set MSGCTL_OTP_URL)"),
+      }),
     );
   });
 });
@@ -30,12 +48,27 @@ describe("where a command goes: flags, MSGCTL_* variables, the state file (SANDB
 describe("a command with no key to send", () => {
   it("is a usage error saying which flag to pass, and why a restarted sandbox's state file has none", () => {
     expect(() => connect({ ...NOWHERE, baseUrl: "http://127.0.0.1:4010" })).toThrow(
-      expect.objectContaining({ name: "UsageError", message: "No messaging API key known. Pass --api-key (or set MSGCTL_API_KEY)" }),
+      expect.objectContaining({
+        name: "UsageError",
+        message: "No messaging API key known. Pass --api-key (or set MSGCTL_API_KEY)",
+      }),
     );
-    expect(() => connect({ ...NOWHERE, otpUrl: "http://127.0.0.1:4011" }, "otp")).toThrow("No OTP API key known. Pass --otp-api-key (or set MSGCTL_OTP_API_KEY)");
+    expect(() => connect({ ...NOWHERE, otpUrl: "http://127.0.0.1:4011" }, "otp")).toThrow(
+      "No OTP API key known. Pass --otp-api-key (or set MSGCTL_OTP_API_KEY)",
+    );
     const stateDir = mkdtempSync(join(tmpdir(), "msgctl-no-keys-"));
-    writeFileSync(join(stateDir, "sandbox.json"), JSON.stringify({ pid: 1, base_url: "http://127.0.0.1:4010", otp_url: "http://127.0.0.1:4011", accounts: [{ name: "Acme", api_key: null, otp_api_key: null }] }));
-    expect(() => connect({ stateDir })).toThrow(/^No messaging API key known: Acme's keys were shown once, when the sandbox first seeded it/);
+    writeFileSync(
+      join(stateDir, "sandbox.json"),
+      JSON.stringify({
+        pid: 1,
+        base_url: "http://127.0.0.1:4010",
+        otp_url: "http://127.0.0.1:4011",
+        accounts: [{ name: "Acme", api_key: null, otp_api_key: null }],
+      }),
+    );
+    expect(() => connect({ stateDir })).toThrow(
+      /^No messaging API key known: Acme's keys were shown once, when the sandbox first seeded it/,
+    );
   });
 });
 
@@ -56,14 +89,24 @@ describe("--account on the command line", () => {
 
   it("outranks MSGCTL_API_KEY (as `msgctl env` exports the first account's); --api-key still outranks it", () => {
     const env = { MSGCTL_API_KEY: "sk_test_acme", MSGCTL_OTP_API_KEY: "otp_live_acme" };
-    expect(resolveConnection({ stateDir, account: "Worker 1" }, env)).toMatchObject({ apiKey: "sk_test_worker", otpApiKey: "otp_live_worker" });
+    expect(resolveConnection({ stateDir, account: "Worker 1" }, env)).toMatchObject({
+      apiKey: "sk_test_worker",
+      otpApiKey: "otp_live_worker",
+    });
     expect(resolveConnection({ stateDir }, env)).toMatchObject({ apiKey: "sk_test_acme" });
-    expect(resolveConnection({ stateDir, account: "Worker 1", apiKey: "sk_test_flag" }, env)).toMatchObject({ apiKey: "sk_test_flag" });
+    expect(resolveConnection({ stateDir, account: "Worker 1", apiKey: "sk_test_flag" }, env)).toMatchObject({
+      apiKey: "sk_test_flag",
+    });
   });
 
   it("without a state file is a usage error, not silently ignored", () => {
-    expect(() => resolveConnection({ ...NOWHERE, account: "Worker 1" }, { MSGCTL_BASE_URL: "http://127.0.0.1:4010" })).toThrow(
-      expect.objectContaining({ name: "UsageError", message: expect.stringMatching(/^--account Worker 1 picks an account of a running sandbox's/) }),
+    expect(() =>
+      resolveConnection({ ...NOWHERE, account: "Worker 1" }, { MSGCTL_BASE_URL: "http://127.0.0.1:4010" }),
+    ).toThrow(
+      expect.objectContaining({
+        name: "UsageError",
+        message: expect.stringMatching(/^--account Worker 1 picks an account of a running sandbox's/),
+      }),
     );
   });
 });
@@ -112,13 +155,19 @@ describe("the CLI turns bad URLs and unwritable paths into one-line errors, and 
     const file = join(empty, "note.txt");
     writeFileSync(file, "hello");
     const flags = ["--base-url", sandbox.baseUrl, "--api-key", sandbox.apiKey];
-    const [uploaded] = JSON.parse((await runCli(["attachments", "upload", file, "--json", ...flags], { cwd: empty })).stdout);
-    const result = await runCli(["attachments", "download", uploaded.id, "-o", "/nonexistent/dir/f.txt", ...flags], { cwd: empty });
+    const [uploaded] = JSON.parse(
+      (await runCli(["attachments", "upload", file, "--json", ...flags], { cwd: empty })).stdout,
+    );
+    const result = await runCli(["attachments", "download", uploaded.id, "-o", "/nonexistent/dir/f.txt", ...flags], {
+      cwd: empty,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe("error -o /nonexistent/dir/f.txt: cannot write there (no such directory)\n");
     noCrash(result.stderr);
 
-    const saved = await runCli(["attachments", "download", uploaded.id, "-o", join(empty, "copy.txt"), ...flags], { cwd: empty });
+    const saved = await runCli(["attachments", "download", uploaded.id, "-o", join(empty, "copy.txt"), ...flags], {
+      cwd: empty,
+    });
     expect(saved.code, saved.stderr).toBe(0);
     expect(saved.stdout).toContain("Saved");
   });

@@ -25,7 +25,11 @@ describe("msgctl contacts set: a flag and its opposite together are a usage erro
   });
 
   it("still takes each flag alone, a flag given twice, and flags of different traits together", async () => {
-    for (const flags of [["--no-imessage"], ["--imessage", "--imessage"], ["--imessage", "--no-whatsapp", "--unreachable", "--platform", "android"]]) {
+    for (const flags of [
+      ["--no-imessage"],
+      ["--imessage", "--imessage"],
+      ["--imessage", "--no-whatsapp", "--unreachable", "--platform", "android"],
+    ]) {
       const result = await set(...flags);
       expect(result.stderr, flags.join(" ")).toContain("Cannot reach the sandbox");
       expect(result.code, result.stderr).toBe(1);

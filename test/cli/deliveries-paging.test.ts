@@ -11,7 +11,8 @@ describe("msgctl webhooks deliveries: paging (SANDBOX.md section 6)", () => {
     sandbox = await startSandbox();
     flags = ["--base-url", sandbox.baseUrl, "--api-key", sandbox.apiKey, "--state-dir", "/nonexistent"];
     await sandbox.client.webhooks.create({ url: "http://127.0.0.1:9/hook", events: ["message.received"] });
-    for (const text of ["one", "two", "three"]) await sandbox.simulate.inbound({ from: "+14155550191", to: "+14155550101", text });
+    for (const text of ["one", "two", "three"])
+      await sandbox.simulate.inbound({ from: "+14155550191", to: "+14155550101", text });
   });
   afterAll(() => sandbox?.stop());
 

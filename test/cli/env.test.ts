@@ -8,7 +8,13 @@ import { createOutput } from "../../src/cli/output.js";
 import { writeStateFile, type StateFile } from "../../src/cli/state-file.js";
 import { runCli } from "../helpers/cli.js";
 
-const flags = { baseUrl: "http://127.0.0.1:4010", otpUrl: "http://127.0.0.1:4011", apiKey: "sk_test_a", otpApiKey: "otp_live_b", stateDir: "/nonexistent" };
+const flags = {
+  baseUrl: "http://127.0.0.1:4010",
+  otpUrl: "http://127.0.0.1:4011",
+  apiKey: "sk_test_a",
+  otpApiKey: "otp_live_b",
+  stateDir: "/nonexistent",
+};
 
 function run(shell: string | undefined, json = false) {
   const lines: string[] = [];
@@ -84,7 +90,12 @@ describe("msgctl env with a state file whose `msgctl serve` is gone (killed or c
     const pid = await deadPid();
     const stateDir = join(stateDirWith(pid), ".msgctl");
     expect(() => envOf(stateDir)).toThrow(
-      expect.objectContaining({ name: "NoSandboxError", message: expect.stringContaining(`${join(stateDir, "sandbox.json")} was written by \`msgctl serve\` (pid ${pid}), which is no longer running`) }),
+      expect.objectContaining({
+        name: "NoSandboxError",
+        message: expect.stringContaining(
+          `${join(stateDir, "sandbox.json")} was written by \`msgctl serve\` (pid ${pid}), which is no longer running`,
+        ),
+      }),
     );
   });
 
@@ -93,11 +104,15 @@ describe("msgctl env with a state file whose `msgctl serve` is gone (killed or c
     const result = await runCli(["env"], { cwd: stateDirWith(pid) });
     expect(result.code, result.stderr).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/^error No sandbox running: .*which is no longer running\. Start one with `msgctl serve`/);
+    expect(result.stderr).toMatch(
+      /^error No sandbox running: .*which is no longer running\. Start one with `msgctl serve`/,
+    );
   });
 
   it("prints the variables while the serve process runs, or runs as another user (EPERM)", () => {
-    expect(envOf(join(stateDirWith(process.pid), ".msgctl"))).toContain("export MSGCTL_BASE_URL='http://127.0.0.1:4010'");
+    expect(envOf(join(stateDirWith(process.pid), ".msgctl"))).toContain(
+      "export MSGCTL_BASE_URL='http://127.0.0.1:4010'",
+    );
     const kill = vi.spyOn(process, "kill").mockImplementation(() => {
       throw Object.assign(new Error("kill EPERM"), { code: "EPERM" });
     });
@@ -110,6 +125,8 @@ describe("msgctl env with a state file whose `msgctl serve` is gone (killed or c
 
   it("leaves an address given as a flag alone: the state file is not what it prints", async () => {
     const stateDir = join(stateDirWith(await deadPid()), ".msgctl");
-    expect(envOf(stateDir, { baseUrl: "http://127.0.0.1:5010" })).toContain("export MSGCTL_BASE_URL='http://127.0.0.1:5010'");
+    expect(envOf(stateDir, { baseUrl: "http://127.0.0.1:5010" })).toContain(
+      "export MSGCTL_BASE_URL='http://127.0.0.1:5010'",
+    );
   });
 });

@@ -16,7 +16,8 @@ function scripted(answers: unknown[]): Prompts & { asked: string[] } {
     if (answers.length === 0) throw new Error(`no answer for "${config.message}"`);
     const answer = answers.shift();
     const value = answer === undefined ? config.default : answer;
-    if (config.validate && config.validate(value as string) !== true) throw new Error(`invalid answer ${String(value)}`);
+    if (config.validate && config.validate(value as string) !== true)
+      throw new Error(`invalid answer ${String(value)}`);
     return Promise.resolve(value as never);
   };
   return { asked, input: next, confirm: next, select: next, checkbox: next } as Prompts & { asked: string[] };
@@ -49,9 +50,25 @@ describe("msgctl init (SANDBOX.md section 6)", () => {
     expect(written.accounts[0]).toEqual({
       name: "Shop",
       app_name: "Shop",
-      numbers: [{ handle: "+14155550121", channels: ["imessage", "sms", "whatsapp"], label: "front desk", whatsapp_api: "cloud" }],
+      numbers: [
+        {
+          handle: "+14155550121",
+          channels: ["imessage", "sms", "whatsapp"],
+          label: "front desk",
+          whatsapp_api: "cloud",
+        },
+      ],
     });
-    expect(written.contacts).toEqual([{ handle: "+14155550199", platform: "android", imessage: false, whatsapp: false, reachable: true, read_receipts: false }]);
+    expect(written.contacts).toEqual([
+      {
+        handle: "+14155550199",
+        platform: "android",
+        imessage: false,
+        whatsapp: false,
+        reachable: true,
+        read_receipts: false,
+      },
+    ]);
     expect(() => parseFixture(written, path)).not.toThrow();
   });
 

@@ -35,7 +35,9 @@ describe("msgctl openapi [--host messaging|otp]", () => {
     const messaging = await documentOf(["--base-url", sandbox.baseUrl]);
     expect(messaging.document.servers).toEqual([{ url: sandbox.baseUrl }]);
     expect(messaging.stderr).toBe("");
-    expect((await documentOf(["--host", "otp"], { MSGCTL_OTP_URL: sandbox.otpUrl })).document.servers).toEqual([{ url: sandbox.otpUrl }]);
+    expect((await documentOf(["--host", "otp"], { MSGCTL_OTP_URL: sandbox.otpUrl })).document.servers).toEqual([
+      { url: sandbox.otpUrl },
+    ]);
   });
 
   it("without a sandbox prints the generated document; with one that cannot be reached, says so on stderr", async () => {
@@ -43,6 +45,8 @@ describe("msgctl openapi [--host messaging|otp]", () => {
     const port = await closedPort();
     const unreachable = await documentOf(["--host", "otp", "--otp-url", `http://127.0.0.1:${port}`]);
     expect(unreachable.document.servers).toEqual([{ url: "http://127.0.0.1:4011" }]);
-    expect(unreachable.stderr).toContain(`Printing the generated document instead of the one at http://127.0.0.1:${port}: it could not be reached.`);
+    expect(unreachable.stderr).toContain(
+      `Printing the generated document instead of the one at http://127.0.0.1:${port}: it could not be reached.`,
+    );
   });
 });

@@ -26,7 +26,13 @@ function scripted(answers: string[]): WalkthroughPrompts & { asked: string[]; of
 
 function capture() {
   const lines: string[] = [];
-  const out = createOutput({ json: false, color: false, interactive: false, stdout: (text) => lines.push(text), stderr: (text) => lines.push(text) });
+  const out = createOutput({
+    json: false,
+    color: false,
+    interactive: false,
+    stdout: (text) => lines.push(text),
+    stderr: (text) => lines.push(text),
+  });
   return { out, text: () => lines.join("") };
 }
 
@@ -35,7 +41,13 @@ describe("msgctl otp walkthrough, with scripted answers (SANDBOX.md section 6)",
   let flags: Record<string, string>;
   beforeAll(async () => {
     sandbox = await startSandbox();
-    flags = { baseUrl: sandbox.baseUrl, otpUrl: sandbox.otpUrl, apiKey: sandbox.apiKey, otpApiKey: sandbox.otpApiKey, stateDir: "/nonexistent" };
+    flags = {
+      baseUrl: sandbox.baseUrl,
+      otpUrl: sandbox.otpUrl,
+      apiKey: sandbox.apiKey,
+      otpApiKey: sandbox.otpApiKey,
+      stateDir: "/nonexistent",
+    };
   });
   beforeEach(() => sandbox.reset());
   afterAll(() => sandbox?.stop());
@@ -50,7 +62,16 @@ describe("msgctl otp walkthrough, with scripted answers (SANDBOX.md section 6)",
   it("creates a challenge, shows what the app shows, and on the right code polls, consumes and explains", async () => {
     const { result, text, prompts } = await walk(["", "right"]);
     expect(prompts.asked).toEqual(["The user's phone number", "What happens next?"]);
-    expect(prompts.offered[0]).toEqual(["right", "whatsapp", "wrong", "other-phone", "words", "late", "consume", "quit"]);
+    expect(prompts.offered[0]).toEqual([
+      "right",
+      "whatsapp",
+      "wrong",
+      "other-phone",
+      "words",
+      "late",
+      "consume",
+      "quit",
+    ]);
     expect(result).toMatchObject({ status: "consumed", phone: "+14155550123" });
     expect(text).toMatch(/Text \d{6} to \(415\) 555-0190/);
     expect(text).toMatch(/\[Text the code\] +sms:\+14155550190\?&body=\d{6}/);
@@ -108,7 +129,12 @@ describe("msgctl otp walkthrough on a real clock", () => {
   it("says the clock cannot skip 10 minutes, and goes on", async () => {
     const sandbox = await startSandbox({ clock: "real" });
     try {
-      const flags = { baseUrl: sandbox.baseUrl, otpUrl: sandbox.otpUrl, otpApiKey: sandbox.otpApiKey, stateDir: "/nonexistent" };
+      const flags = {
+        baseUrl: sandbox.baseUrl,
+        otpUrl: sandbox.otpUrl,
+        otpApiKey: sandbox.otpApiKey,
+        stateDir: "/nonexistent",
+      };
       const { out, text } = capture();
       const result = await otpWalkthrough(flags, out, scripted(["", "late", "right"]), 1);
       expect(text()).toContain("The sandbox clock is real, so 10 minutes cannot be skipped");

@@ -44,7 +44,14 @@ describe("CLI output (SANDBOX.md section 6)", () => {
 
   it("aligns table columns, ignoring colour codes", () => {
     const { out } = capture(false, true);
-    const lines = table(out.color, ["A", "BB"], [[out.color.green("x"), "1"], ["long", "2"]]);
+    const lines = table(
+      out.color,
+      ["A", "BB"],
+      [
+        [out.color.green("x"), "1"],
+        ["long", "2"],
+      ],
+    );
     const plain = lines.map((l) => l.replace(/\u001b\[[0-9;]*m/g, ""));
     expect(plain).toEqual(["A     BB", "x     1", "long  2"]);
   });

@@ -26,7 +26,8 @@ describe("an event stream cut off by the sandbox stopping", () => {
   it("is a ConnectionError naming the sandbox (exit 1), after the events that came before it", async () => {
     const seen: unknown[] = [];
     const reading = (async () => {
-      for await (const event of readEventStream(brokenStream("http://127.0.0.1:4010/sandbox/v1/events/stream"))) seen.push(event);
+      for await (const event of readEventStream(brokenStream("http://127.0.0.1:4010/sandbox/v1/events/stream")))
+        seen.push(event);
     })();
     await expect(reading).rejects.toThrow(ConnectionError);
     await expect(reading).rejects.toThrow("Cannot reach the sandbox at http://127.0.0.1:4010: the sandbox went away");
@@ -37,13 +38,17 @@ describe("an event stream cut off by the sandbox stopping", () => {
 describe("an ordinary answer cut off midway", () => {
   it("is a ConnectionError from the typed client, not a bare TypeError", async () => {
     const broken = () => {
-      const body = new ReadableStream<Uint8Array>({ pull: (controller) => controller.error(new TypeError("terminated")) });
+      const body = new ReadableStream<Uint8Array>({
+        pull: (controller) => controller.error(new TypeError("terminated")),
+      });
       const response = new Response(body, { status: 200, headers: { "content-type": "application/json" } });
       Object.defineProperty(response, "url", { value: "http://127.0.0.1:4010/v1/numbers" });
       return Promise.resolve(response);
     };
     const client = createClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "sk_test_x", fetch: broken });
-    await expect(client.numbers.list()).rejects.toThrow("Cannot reach the sandbox at http://127.0.0.1:4010: the sandbox went away while answering");
+    await expect(client.numbers.list()).rejects.toThrow(
+      "Cannot reach the sandbox at http://127.0.0.1:4010: the sandbox went away while answering",
+    );
   });
 });
 
@@ -60,7 +65,11 @@ describe("wait event when the sandbox stops while it waits", () => {
     });
     try {
       const out = createOutput({ json: true, color: false, stdout: () => {}, stderr: () => {} });
-      const waiting = waitEvent("message.edited", { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, stateDir: "/nonexistent", timeout: "30s" }, out);
+      const waiting = waitEvent(
+        "message.edited",
+        { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, stateDir: "/nonexistent", timeout: "30s" },
+        out,
+      );
       await expect.poll(() => answers.length).toBe(1);
       expect((await answers[0])?.status).toBe(200);
       await sandbox.stop();
@@ -74,7 +83,17 @@ describe("wait event when the sandbox stops while it waits", () => {
 
 describe("streaming commands when the sandbox stops (SIGINT to serve): one error line, exit 1", () => {
   it("webhooks tail, webhooks listen and wait event all say the sandbox went away, with no crash report", async () => {
-    const serve = await spawnServe(["--port", "0", "--otp-port", "0", "--db", ":memory:", "--clock", "manual", "--no-state-file"]);
+    const serve = await spawnServe([
+      "--port",
+      "0",
+      "--otp-port",
+      "0",
+      "--db",
+      ":memory:",
+      "--clock",
+      "manual",
+      "--no-state-file",
+    ]);
     const flags = ["--base-url", serve.ready.base_url, "--api-key", serve.ready.accounts[0]?.api_key ?? ""];
     const tail = spawnCli(["webhooks", "tail", ...flags]);
     const listen = spawnCli(["webhooks", "listen", "--forward-to", "http://127.0.0.1:9/hook", ...flags]);

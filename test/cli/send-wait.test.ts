@@ -12,7 +12,21 @@ describe("msgctl send --wait --json when the wait fails (SANDBOX.md section 6)",
   afterAll(() => sandbox?.stop());
 
   it("prints the message it created, as last seen, on stdout, and still exits 1", async () => {
-    const result = await runCli(["send", "--to", "+14155550191", "--from", "+14155550101", "--text", "hi", "--wait", "delivered", "--timeout", "200ms", "--json", ...flags]);
+    const result = await runCli([
+      "send",
+      "--to",
+      "+14155550191",
+      "--from",
+      "+14155550101",
+      "--text",
+      "hi",
+      "--wait",
+      "delivered",
+      "--timeout",
+      "200ms",
+      "--json",
+      ...flags,
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error Message \S+ was still queued after 200ms \(wanted delivered/m);
     const message = JSON.parse(result.stdout);

@@ -38,7 +38,20 @@ describe("msgctl serve on a busy port: exit 2 naming the port, no database left 
   it("an existing data dir gets no new database files", async () => {
     const dir = mkdtempSync(join(tmpdir(), "msgctl-busy-"));
     const data = join(dir, "data");
-    const result = await runCli(["serve", "--port", "0", "--otp-port", String(port), "--db", join(data, "sandbox.db"), "--no-state-file", "--json"], { cwd: dir });
+    const result = await runCli(
+      [
+        "serve",
+        "--port",
+        "0",
+        "--otp-port",
+        String(port),
+        "--db",
+        join(data, "sandbox.db"),
+        "--no-state-file",
+        "--json",
+      ],
+      { cwd: dir },
+    );
     expect(result.code, result.stderr).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain(`Cannot listen on 127.0.0.1:${port}`);

@@ -5,14 +5,19 @@ import { runCli, useServe } from "../helpers/cli.js";
 describe("msgctl accounts, end to end", () => {
   const sandbox = useServe();
   const { cli, json } = sandbox;
-  const as = (key: string, ...args: string[]) => runCli([...args, "--base-url", sandbox.serve.ready.base_url, "--api-key", key]);
+  const as = (key: string, ...args: string[]) =>
+    runCli([...args, "--base-url", sandbox.serve.ready.base_url, "--api-key", key]);
   beforeEach(async () => {
     expect((await cli("reset", "--json")).code).toBe(0);
   });
 
   it("creates an account whose key works at once, lists it, deletes it", async () => {
     const created = await json("accounts", "create", "--name", "worker-1", "--numbers", "2");
-    expect(created).toMatchObject({ name: "worker-1", api_key: expect.stringMatching(/^sk_test_/), numbers: [{ handle: "+16285550100" }, { handle: "+16285550101" }] });
+    expect(created).toMatchObject({
+      name: "worker-1",
+      api_key: expect.stringMatching(/^sk_test_/),
+      numbers: [{ handle: "+16285550100" }, { handle: "+16285550101" }],
+    });
     const numbers = JSON.parse((await as(created.api_key, "numbers", "--json")).stdout);
     expect(numbers.map((n: { handle: string }) => n.handle)).toEqual(["+16285550100", "+16285550101"]);
 

@@ -15,7 +15,17 @@ describe("msgctl attachments, send --attach, simulate inbound --attach, end to e
   beforeAll(async () => {
     const sharp = (await import("sharp")).default;
     // 1.9 MiB of noise: over the SMS/MMS cap (1 MiB) and over the 1 MiB progress threshold.
-    await sharp({ create: { width: 900, height: 700, channels: 3, background: "#888", noise: { type: "gaussian", mean: 128, sigma: 60 } } }).png().toFile(file("photo.png"));
+    await sharp({
+      create: {
+        width: 900,
+        height: 700,
+        channels: 3,
+        background: "#888",
+        noise: { type: "gaussian", mean: 128, sigma: 60 },
+      },
+    })
+      .png()
+      .toFile(file("photo.png"));
     writeFileSync(file("notes.txt"), "meeting at noon\n");
     const wav = Buffer.alloc(44 + 16_000);
     wav.write("RIFF", 0, "ascii");
@@ -38,7 +48,10 @@ describe("msgctl attachments, send --attach, simulate inbound --attach, end to e
 
   it("uploads files (--json: the attachments only), shows one, downloads it", async () => {
     const uploaded = await json("attachments", "upload", file("notes.txt"), file("photo.png"));
-    expect(uploaded.map((a: any) => [a.filename, a.mime_type])).toEqual([["notes.txt", "text/plain"], ["photo.png", "image/png"]]);
+    expect(uploaded.map((a: any) => [a.filename, a.mime_type])).toEqual([
+      ["notes.txt", "text/plain"],
+      ["photo.png", "image/png"],
+    ]);
     expect(await json("attachments", "get", uploaded[0].id)).toMatchObject({ id: uploaded[0].id, size_bytes: 16 });
     const human = await cli("attachments", "get", uploaded[0].id);
     expect(human.stdout).toMatch(/filename\s+notes\.txt/);
@@ -73,26 +86,61 @@ describe("msgctl attachments, send --attach, simulate inbound --attach, end to e
     const curl = human.stdout.trim().split("\n").at(-1) ?? "";
     expect(curl).toBe(`curl -X PUT -H 'content-type: text/plain' --data-binary @${file("notes.txt")} '${url}'`);
     // What that curl line does, with fetch (curl may not be installed where the tests run).
-    const put = await fetch(url, { method: "PUT", headers: { "content-type": "text/plain" }, body: readFileSync(file("notes.txt")) });
+    const put = await fetch(url, {
+      method: "PUT",
+      headers: { "content-type": "text/plain" },
+      body: readFileSync(file("notes.txt")),
+    });
     expect(put.status).toBe(200);
     const presigned = await json("attachments", "presign", "--filename", "x.png", "--content-type", "image/png");
-    expect(presigned).toEqual({ id: expect.any(String), upload_url: expect.any(String), method: "PUT", headers: { "content-type": "image/png" }, expires_at: expect.any(String) });
+    expect(presigned).toEqual({
+      id: expect.any(String),
+      upload_url: expect.any(String),
+      method: "PUT",
+      headers: { "content-type": "image/png" },
+      expires_at: expect.any(String),
+    });
   });
 
   it("send --attach uploads, then sends; an image over the SMS/MMS cap goes out transcoded", async () => {
-    const sent = await json("send", "--to", "+14155550173", "--from", "+14155550101", "--text", "photo", "--attach", file("photo.png"), file("notes.txt"));
+    const sent = await json(
+      "send",
+      "--to",
+      "+14155550173",
+      "--from",
+      "+14155550101",
+      "--text",
+      "photo",
+      "--attach",
+      file("photo.png"),
+      file("notes.txt"),
+    );
     expect(sent.attachments.map((a: any) => a.filename)).toEqual(["photo.png", "notes.txt"]);
     await json("clock", "advance", "1s");
     const after = await json("messages", "get", sent.id);
     expect(after).toMatchObject({ status: "delivered", channel: "sms" });
-    expect(after.attachments[0]).toMatchObject({ filename: "photo.jpg", mime_type: "image/jpeg", delivery: { decision: "transcoded", cap_bytes: 1_048_576 } });
+    expect(after.attachments[0]).toMatchObject({
+      filename: "photo.jpg",
+      mime_type: "image/jpeg",
+      delivery: { decision: "transcoded", cap_bytes: 1_048_576 },
+    });
     expect(after.attachments[0].size_bytes).toBeLessThanOrEqual(1_048_576);
     const human = await cli("messages", "get", sent.id);
     expect(human.stdout).toMatch(/attachment\s+\S+ photo\.jpg \(image\/jpeg, \d+ bytes, transcoded\)/);
   });
 
   it("send --attach with --media-quality original fails over the cap, saying why", async () => {
-    const sent = await json("send", "--to", "+14155550173", "--from", "+14155550101", "--attach", file("photo.png"), "--media-quality", "original");
+    const sent = await json(
+      "send",
+      "--to",
+      "+14155550173",
+      "--from",
+      "+14155550101",
+      "--attach",
+      file("photo.png"),
+      "--media-quality",
+      "original",
+    );
     await json("clock", "advance", "1s");
     const after = await json("messages", "get", sent.id);
     expect(after.status).toBe("failed");
@@ -100,11 +148,44 @@ describe("msgctl attachments, send --attach, simulate inbound --attach, end to e
   });
 
   it("simulate inbound --attach --voice-memo: the contact's files, flagged, fetchable", async () => {
-    const received = await json("simulate", "inbound", "--from", "+14155550191", "--to", "+14155550103", "--channel", "whatsapp", "--attach", file("memo.wav"), "--voice-memo");
+    const received = await json(
+      "simulate",
+      "inbound",
+      "--from",
+      "+14155550191",
+      "--to",
+      "+14155550103",
+      "--channel",
+      "whatsapp",
+      "--attach",
+      file("memo.wav"),
+      "--voice-memo",
+    );
     expect(received.attachments[0]).toMatchObject({ filename: "memo.wav", is_voice_memo: true, duration_seconds: 1 });
-    const withDuration = await json("simulate", "inbound", "--from", "+14155550191", "--to", "+14155550103", "--channel", "whatsapp", "--attach", file("memo.wav"), "--duration", "7.5");
+    const withDuration = await json(
+      "simulate",
+      "inbound",
+      "--from",
+      "+14155550191",
+      "--to",
+      "+14155550103",
+      "--channel",
+      "whatsapp",
+      "--attach",
+      file("memo.wav"),
+      "--duration",
+      "7.5",
+    );
     expect(withDuration.attachments[0].duration_seconds).toBe(7.5);
-    const event = await json("wait", "event", "message.received", "--match", `message_id=${received.id}`, "--timeout", "2s");
+    const event = await json(
+      "wait",
+      "event",
+      "message.received",
+      "--match",
+      `message_id=${received.id}`,
+      "--timeout",
+      "2s",
+    );
     expect(event.payload.has_attachments).toBe(true);
     const saved = await cli("attachments", "download", received.attachments[0].id, "-o", file("got.wav"));
     expect(saved.code).toBe(0);

@@ -22,16 +22,46 @@ describe("the single binary", () => {
   let serve: ChildProcess;
   let ready: { base_url: string; otp_url: string };
   let receiver: Receiver;
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "msgctl-cache-")) };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NO_COLOR: "1",
+    XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "msgctl-cache-")),
+  };
   // Asynchronous: the receiver in this process must answer while a command waits on it.
   const cli = async (...args: string[]) =>
-    (await promisify(execFile)(BINARY, [...args, "--base-url", ready.base_url, "--otp-url", ready.otp_url, "--api-key", KEY], { env, encoding: "utf8" })).stdout;
+    (
+      await promisify(execFile)(
+        BINARY,
+        [...args, "--base-url", ready.base_url, "--otp-url", ready.otp_url, "--api-key", KEY],
+        { env, encoding: "utf8" },
+      )
+    ).stdout;
 
   beforeAll(async () => {
     execFileSync(process.execPath, [join(ROOT, "scripts/build-binary.mjs")], { cwd: ROOT, stdio: "ignore" });
     receiver = await startReceiver();
-    serve = spawn(BINARY, ["serve", "--json", "--quiet", "--db", ":memory:", "--port", "0", "--otp-port", "0", "--clock", "manual", "--no-state-file"], { env, stdio: ["ignore", "pipe", "inherit"] });
-    const line = await new Promise<string>((done) => createInterface({ input: serve.stdout as NodeJS.ReadableStream }).once("line", done));
+    serve = spawn(
+      BINARY,
+      [
+        "serve",
+        "--json",
+        "--quiet",
+        "--db",
+        ":memory:",
+        "--port",
+        "0",
+        "--otp-port",
+        "0",
+        "--clock",
+        "manual",
+        "--no-state-file",
+      ],
+      { env, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const line = await new Promise<string>((done) =>
+      createInterface({ input: serve.stdout as NodeJS.ReadableStream }).once("line", done),
+    );
     ready = JSON.parse(line);
   }, 120_000);
 
@@ -47,7 +77,9 @@ describe("the single binary", () => {
 
   it("sends a message and delivers its events, signed, to a local webhook", async () => {
     const hook = JSON.parse(await cli("webhooks", "create", "--url", `${receiver.url}/hook`, "--json"));
-    const message = JSON.parse(await cli("send", "--from", "+14155550101", "--to", "+14155550191", "--text", "from the binary", "--json"));
+    const message = JSON.parse(
+      await cli("send", "--from", "+14155550101", "--to", "+14155550191", "--text", "from the binary", "--json"),
+    );
     expect(message).toMatchObject({ status: "queued", text: "from the binary" });
     await cli("clock", "advance", "3s");
     const sent = receiver.requests.find((r) => JSON.parse(r.body).type === "message.sent");
@@ -63,8 +95,12 @@ describe("the single binary", () => {
     // Noise does not compress: a 1000×800 PNG of it is over the SMS/MMS cap of 1 MiB.
     const { default: sharp } = await import("sharp");
     const noise = Buffer.from(Array.from({ length: 1000 * 800 * 3 }, () => Math.floor(Math.random() * 256)));
-    await sharp(noise, { raw: { width: 1000, height: 800, channels: 3 } }).png().toFile(photo);
-    const message = JSON.parse(await cli("send", "--from", "+14155550101", "--to", "+14155550173", "--attach", photo, "--json"));
+    await sharp(noise, { raw: { width: 1000, height: 800, channels: 3 } })
+      .png()
+      .toFile(photo);
+    const message = JSON.parse(
+      await cli("send", "--from", "+14155550101", "--to", "+14155550173", "--attach", photo, "--json"),
+    );
     expect(message.attachments[0]).toMatchObject({ filename: "photo.png", mime_type: "image/png" });
     expect(message.attachments[0].size_bytes).toBeGreaterThan(1_048_576);
     await cli("clock", "advance", "1s");
@@ -105,9 +141,28 @@ describe("the single binary", () => {
 
   it("checkpoints a database file's WAL in a worker thread that loads SQLite from the binary's assets", async () => {
     const db = join(mkdtempSync(join(tmpdir(), "msgctl-binary-db-")), "sandbox.db");
-    const child = spawn(BINARY, ["serve", "--json", "--quiet", "--db", db, "--port", "0", "--otp-port", "0", "--clock", "manual", "--no-state-file"], { env, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(
+      BINARY,
+      [
+        "serve",
+        "--json",
+        "--quiet",
+        "--db",
+        db,
+        "--port",
+        "0",
+        "--otp-port",
+        "0",
+        "--clock",
+        "manual",
+        "--no-state-file",
+      ],
+      { env, stdio: ["ignore", "pipe", "inherit"] },
+    );
     try {
-      const line = await new Promise<string>((done) => createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", done));
+      const line = await new Promise<string>((done) =>
+        createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", done),
+      );
       const base = JSON.parse(line).base_url as string;
       // 100 sends commit 100 times: the worker starts at the 64th commit.
       for (let i = 0; i < 100; i++) {
@@ -120,13 +175,16 @@ describe("the single binary", () => {
       }
       // Fewer frames than SQLite's own checkpoint waits for (1,000): only the worker copies them.
       // The WAL-index header: mxFrame at byte 16, nBackfill at byte 96 (sqlite.org/walformat.html).
-      await vi.waitFor(() => {
-        const header = readFileSync(`${db}-shm`).subarray(0, 100);
-        const frames = header.readUInt32LE(16);
-        expect(frames).toBeGreaterThan(0);
-        expect(frames).toBeLessThan(1_000);
-        expect(header.readUInt32LE(96)).toBe(frames);
-      }, { timeout: 10_000, interval: 50 });
+      await vi.waitFor(
+        () => {
+          const header = readFileSync(`${db}-shm`).subarray(0, 100);
+          const frames = header.readUInt32LE(16);
+          expect(frames).toBeGreaterThan(0);
+          expect(frames).toBeLessThan(1_000);
+          expect(header.readUInt32LE(96)).toBe(frames);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
     } finally {
       child.kill("SIGTERM");
     }

@@ -18,7 +18,18 @@ describe("msgctl chats create|rename|add|remove|read|typing, end to end (SANDBOX
   });
 
   it("creates a group with --json (the Chat only on stdout), then lists and gets it", async () => {
-    const group = await json("chats", "create", "--from", MAIN, "--to", `${ALICE},${BOB}`, "--message", "Welcome", "--title", "Book club");
+    const group = await json(
+      "chats",
+      "create",
+      "--from",
+      MAIN,
+      "--to",
+      `${ALICE},${BOB}`,
+      "--message",
+      "Welcome",
+      "--title",
+      "Book club",
+    );
     expect(group).toMatchObject({ from_handle: MAIN, is_group: true, title: "Book club", participants: [ALICE, BOB] });
     expect(await json("chats", "list")).toEqual([group]);
     expect(await json("chats", "get", group.id)).toEqual(group);
@@ -29,11 +40,33 @@ describe("msgctl chats create|rename|add|remove|read|typing, end to end (SANDBOX
   });
 
   it("prints what happened for people, and replays an idempotent create", async () => {
-    const first = await cli("chats", "create", "--from", MAIN, "--to", `${ALICE},${BOB}`, "--message", "hi", "--idempotency-key", "k1");
+    const first = await cli(
+      "chats",
+      "create",
+      "--from",
+      MAIN,
+      "--to",
+      `${ALICE},${BOB}`,
+      "--message",
+      "hi",
+      "--idempotency-key",
+      "k1",
+    );
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^Created group [0-9a-f-]{36}\n/);
     expect(first.stdout).toMatch(/participants\s+\+14155550150, \+14155550151/);
-    const again = await cli("chats", "create", "--from", MAIN, "--to", `${CAROL},${BOB}`, "--message", "hi", "--idempotency-key", "k1");
+    const again = await cli(
+      "chats",
+      "create",
+      "--from",
+      MAIN,
+      "--to",
+      `${CAROL},${BOB}`,
+      "--message",
+      "hi",
+      "--idempotency-key",
+      "k1",
+    );
     expect(again.stdout).toMatch(/^Already created with this idempotency key: /);
     expect(await json("chats", "list")).toHaveLength(1);
   });
@@ -89,7 +122,18 @@ describe("msgctl simulate inbound --members|--group, rename, add|remove, typing 
   });
 
   it("starts a group with --members, each of your numbers in it getting its own copy", async () => {
-    const received = await json("simulate", "inbound", "--from", IPHONE, "--to", MAIN, "--members", `${ALICE},${SALES}`, "--text", "hi all");
+    const received = await json(
+      "simulate",
+      "inbound",
+      "--from",
+      IPHONE,
+      "--to",
+      MAIN,
+      "--members",
+      `${ALICE},${SALES}`,
+      "--text",
+      "hi all",
+    );
     expect(received).toMatchObject({ direction: "inbound", text: "hi all", metadata: { sender_handle: IPHONE } });
     const chats = await json("chats", "list");
     expect(chats.map((c: any) => [c.from_handle, c.is_group])).toEqual(
@@ -102,21 +146,75 @@ describe("msgctl simulate inbound --members|--group, rename, add|remove, typing 
   });
 
   it("writes into an existing group with --group, and replies with send --conversation", async () => {
-    const first = await json("simulate", "inbound", "--from", IPHONE, "--to", MAIN, "--members", ALICE, "--text", "one");
-    const second = await json("simulate", "inbound", "--from", ALICE, "--group", first.conversation_id, "--text", "two");
+    const first = await json(
+      "simulate",
+      "inbound",
+      "--from",
+      IPHONE,
+      "--to",
+      MAIN,
+      "--members",
+      ALICE,
+      "--text",
+      "one",
+    );
+    const second = await json(
+      "simulate",
+      "inbound",
+      "--from",
+      ALICE,
+      "--group",
+      first.conversation_id,
+      "--text",
+      "two",
+    );
     expect(second.conversation_id).toBe(first.conversation_id);
     const reply = await json("send", "--conversation", first.conversation_id, "--text", "three");
     await json("clock", "advance", "1s");
-    expect(await json("messages", "get", reply.id)).toMatchObject({ status: "delivered", recipients: [expect.objectContaining({ handle: IPHONE }), expect.objectContaining({ handle: ALICE })] });
+    expect(await json("messages", "get", reply.id)).toMatchObject({
+      status: "delivered",
+      recipients: [expect.objectContaining({ handle: IPHONE }), expect.objectContaining({ handle: ALICE })],
+    });
   });
 
   it("sends files into a group both ways: simulate inbound --group --attach, and send --conversation --attach", async () => {
     const dir = mkdtempSync(join(tmpdir(), "msgctl-e2e-chats-"));
     writeFileSync(join(dir, "agenda.txt"), "1. snacks\n");
-    const first = await json("simulate", "inbound", "--from", IPHONE, "--to", MAIN, "--members", `${ALICE},${SALES}`, "--text", "one");
-    const withFile = await json("simulate", "inbound", "--from", ALICE, "--group", first.conversation_id, "--attach", join(dir, "agenda.txt"));
-    expect(withFile).toMatchObject({ text: null, attachments: [expect.objectContaining({ filename: "agenda.txt", mime_type: "text/plain" })] });
-    const reply = await json("send", "--conversation", first.conversation_id, "--text", "thanks", "--attach", join(dir, "agenda.txt"));
+    const first = await json(
+      "simulate",
+      "inbound",
+      "--from",
+      IPHONE,
+      "--to",
+      MAIN,
+      "--members",
+      `${ALICE},${SALES}`,
+      "--text",
+      "one",
+    );
+    const withFile = await json(
+      "simulate",
+      "inbound",
+      "--from",
+      ALICE,
+      "--group",
+      first.conversation_id,
+      "--attach",
+      join(dir, "agenda.txt"),
+    );
+    expect(withFile).toMatchObject({
+      text: null,
+      attachments: [expect.objectContaining({ filename: "agenda.txt", mime_type: "text/plain" })],
+    });
+    const reply = await json(
+      "send",
+      "--conversation",
+      first.conversation_id,
+      "--text",
+      "thanks",
+      "--attach",
+      join(dir, "agenda.txt"),
+    );
     await json("clock", "advance", "1s");
     const shown = await cli("messages", "get", reply.id);
     expect(shown.stdout).toMatch(/status\s+delivered/);
@@ -124,14 +222,34 @@ describe("msgctl simulate inbound --members|--group, rename, add|remove, typing 
     // SALES, in the same group, received its own copy of both, each with its own attachment.
     const salesChat = (await json("chats", "list")).find((c: any) => c.from_handle === SALES);
     const copies = await json("messages", "list", "--conversation", salesChat.id);
-    expect(copies.map((m: any) => [m.text, m.attachments.length])).toEqual([["thanks", 1], [null, 1], ["one", 0]]);
+    expect(copies.map((m: any) => [m.text, m.attachments.length])).toEqual([
+      ["thanks", 1],
+      [null, 1],
+      ["one", 0],
+    ]);
   });
 
   it("renames and changes members as a contact, and types in the group", async () => {
-    const received = await json("simulate", "inbound", "--from", IPHONE, "--to", MAIN, "--members", `${ALICE},${BOB}`, "--text", "x");
+    const received = await json(
+      "simulate",
+      "inbound",
+      "--from",
+      IPHONE,
+      "--to",
+      MAIN,
+      "--members",
+      `${ALICE},${BOB}`,
+      "--text",
+      "x",
+    );
     const id = received.conversation_id;
     expect((await json("simulate", "rename", id, "--title", "Trip", "--from", ALICE)).title).toBe("Trip");
-    expect((await json("simulate", "add", id, CAROL, "--from", IPHONE)).participants).toEqual([IPHONE, ALICE, BOB, CAROL]);
+    expect((await json("simulate", "add", id, CAROL, "--from", IPHONE)).participants).toEqual([
+      IPHONE,
+      ALICE,
+      BOB,
+      CAROL,
+    ]);
     expect((await json("simulate", "remove", id, BOB, "--from", IPHONE)).participants).toEqual([IPHONE, ALICE, CAROL]);
     const typing = await cli("simulate", "typing", "--from", ALICE, "--group", id);
     expect(typing.stdout).toContain(`${ALICE} is typing in ${id}`);

@@ -41,7 +41,11 @@ describe("kill -9 in the middle of a burst of sends, then a restart on the same 
     let killed = false;
     const sendOne = async (n: number) => {
       try {
-        const res = await before("POST", "/v1/messages", { to: "+14155550191", from_handle: "+14155550101", text: `burst ${n}` });
+        const res = await before("POST", "/v1/messages", {
+          to: "+14155550191",
+          from_handle: "+14155550101",
+          text: `burst ${n}`,
+        });
         if (res.status === 202) accepted.push(res.body.data.id);
       } catch {
         // The process died before answering: not acknowledged, so nothing was promised.
@@ -58,7 +62,8 @@ describe("kill -9 in the middle of a burst of sends, then a restart on the same 
       await Promise.all([...sends, advance]);
     }
     expect(killed).toBe(true);
-    if (first.child.exitCode === null && first.child.signalCode === null) await new Promise((resolve) => first.child.once("exit", resolve));
+    if (first.child.exitCode === null && first.child.signalCode === null)
+      await new Promise((resolve) => first.child.once("exit", resolve));
 
     // --- Restart on the same file ---
     const second = await spawnServe(flags);
@@ -66,13 +71,17 @@ describe("kill -9 in the middle of a burst of sends, then a restart on the same 
     try {
       for (const id of accepted) expect((await after("GET", `/v1/messages/${id}`)).status, id).toBe(200);
       await after("POST", "/sandbox/v1/clock/advance", { duration: "2h" });
-      const statuses = await Promise.all(accepted.map(async (id) => (await after("GET", `/v1/messages/${id}`)).body.data.status));
+      const statuses = await Promise.all(
+        accepted.map(async (id) => (await after("GET", `/v1/messages/${id}`)).body.data.status),
+      );
       expect(new Set(statuses)).toEqual(new Set(["read"]));
 
       const events = await allEvents(after);
       expect(events.length).toBeGreaterThanOrEqual(accepted.length * 3);
       const delivered = () => new Set(receiver.requests.map((r) => r.headers["x-msgctl-event-id"]));
-      await expect.poll(() => events.filter((event) => !delivered().has(event.id)).map((e) => e.type), { timeout: 10_000 }).toEqual([]);
+      await expect
+        .poll(() => events.filter((event) => !delivered().has(event.id)).map((e) => e.type), { timeout: 10_000 })
+        .toEqual([]);
     } finally {
       await second.stop();
     }

@@ -10,7 +10,14 @@ describe("the built sandbox delivers to an endpoint named by a host name (pinned
 
   it("a `localhost` URL gets its delivery, with its own Host header", async () => {
     const port = new URL(receiver.url).port;
-    const hook = await sandbox.json("webhooks", "create", "--url", `http://localhost:${port}/hook`, "--events", "message.received");
+    const hook = await sandbox.json(
+      "webhooks",
+      "create",
+      "--url",
+      `http://localhost:${port}/hook`,
+      "--events",
+      "message.received",
+    );
     await sandbox.json("simulate", "inbound", "--from", "+14155550191", "--to", "+14155550101", "--text", "hello");
     await expect.poll(() => receiver.requests.length, { timeout: 10_000 }).toBe(1);
     expect(receiver.requests[0]?.headers.host).toBe(`localhost:${port}`);

@@ -13,7 +13,11 @@ describe("answers given before a 3 MB body was read", () => {
   const sandbox = useServe();
 
   /** The answer's status line and whether writing the rest of the body after it failed. */
-  function answerThenWriteRest(port: number, head: string, rest: Buffer): Promise<{ statusLine: string; writeError: string | null }> {
+  function answerThenWriteRest(
+    port: number,
+    head: string,
+    rest: Buffer,
+  ): Promise<{ statusLine: string; writeError: string | null }> {
     return new Promise((resolve) => {
       const socket = connect(port, "127.0.0.1");
       let received = "";
@@ -38,12 +42,15 @@ describe("answers given before a 3 MB body was read", () => {
     ["a path that does not decode", "/sandbox/v1/messages/%ZZ/read", "sk_test_acme_0000000000000000", "404"],
     ["a key refused", "/v1/messages", "sk_test_wrong", "401"],
     ["a body over 1 MiB", "/v1/messages", "sk_test_acme_0000000000000000", "413"],
-  ])("%s, on a connection to close: answered, and the rest of the body is still taken", async (_what, path, key, status) => {
-    const port = Number(new URL(sandbox.serve.ready.base_url).port);
-    const length = 64 * 1024 + 3_000_000;
-    const head = `POST ${path} HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n${"a".repeat(64 * 1024)}`;
-    const { statusLine, writeError } = await answerThenWriteRest(port, head, Buffer.alloc(3_000_000, 97));
-    expect(statusLine).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
-    expect(writeError).toBeNull();
-  });
+  ])(
+    "%s, on a connection to close: answered, and the rest of the body is still taken",
+    async (_what, path, key, status) => {
+      const port = Number(new URL(sandbox.serve.ready.base_url).port);
+      const length = 64 * 1024 + 3_000_000;
+      const head = `POST ${path} HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n${"a".repeat(64 * 1024)}`;
+      const { statusLine, writeError } = await answerThenWriteRest(port, head, Buffer.alloc(3_000_000, 97));
+      expect(statusLine).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+      expect(writeError).toBeNull();
+    },
+  );
 });

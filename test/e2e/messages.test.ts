@@ -20,7 +20,20 @@ describe("msgctl send, messages, wait message, end to end (SANDBOX.md section 6)
   });
 
   it("send --wait delivered returns once the clock has moved it there", async () => {
-    const sending = cli("send", "--to", "+14155550172", "--from", "+14155550101", "--text", "hi", "--wait", "delivered", "--timeout", "15s", "--json");
+    const sending = cli(
+      "send",
+      "--to",
+      "+14155550172",
+      "--from",
+      "+14155550101",
+      "--text",
+      "hi",
+      "--wait",
+      "delivered",
+      "--timeout",
+      "15s",
+      "--json",
+    );
     // Give the send time to be accepted, then move the clock from another process.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     await json("clock", "advance", "1s");
@@ -30,7 +43,19 @@ describe("msgctl send, messages, wait message, end to end (SANDBOX.md section 6)
   });
 
   it("send --wait exits 1 at the timeout saying what was seen", async () => {
-    const result = await cli("send", "--to", "+14155550171", "--from", "+14155550101", "--text", "x", "--wait", "delivered", "--timeout", "500ms");
+    const result = await cli(
+      "send",
+      "--to",
+      "+14155550171",
+      "--from",
+      "+14155550101",
+      "--text",
+      "x",
+      "--wait",
+      "delivered",
+      "--timeout",
+      "500ms",
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^Queued /);
     expect(result.stderr).toMatch(/still queued after 500ms \(wanted delivered/);
@@ -66,8 +91,28 @@ describe("msgctl send, messages, wait message, end to end (SANDBOX.md section 6)
   });
 
   it("replays an idempotent send: same message, nothing new", async () => {
-    const first = await json("send", "--to", "+14155550191", "--from", "+14155550101", "--text", "x", "--idempotency-key", "k1");
-    const again = await cli("send", "--to", "+14155550191", "--from", "+14155550101", "--text", "x", "--idempotency-key", "k1");
+    const first = await json(
+      "send",
+      "--to",
+      "+14155550191",
+      "--from",
+      "+14155550101",
+      "--text",
+      "x",
+      "--idempotency-key",
+      "k1",
+    );
+    const again = await cli(
+      "send",
+      "--to",
+      "+14155550191",
+      "--from",
+      "+14155550101",
+      "--text",
+      "x",
+      "--idempotency-key",
+      "k1",
+    );
     expect(again.stdout).toContain(`Already sent with this idempotency key: ${first.id}`);
     expect(await json("messages", "list")).toHaveLength(1);
   });
@@ -99,7 +144,14 @@ describe("msgctl send, messages, wait message, end to end (SANDBOX.md section 6)
   it("lists the threads and shows one (chats list / get)", async () => {
     const sent = await json("send", "--to", "+14155550191", "--from", "+14155550101", "--text", "thread me");
     const chats = await json("chats", "list");
-    expect(chats).toEqual([expect.objectContaining({ id: sent.conversation_id, from_handle: "+14155550101", remote_handle: "+14155550191", is_group: false })]);
+    expect(chats).toEqual([
+      expect.objectContaining({
+        id: sent.conversation_id,
+        from_handle: "+14155550101",
+        remote_handle: "+14155550191",
+        is_group: false,
+      }),
+    ]);
     expect(await json("chats", "get", sent.conversation_id)).toMatchObject({ id: sent.conversation_id });
     const human = await cli("chats", "list");
     expect(human.stdout).toMatch(/ID\s+FROM\s+WITH/);
@@ -109,7 +161,11 @@ describe("msgctl send, messages, wait message, end to end (SANDBOX.md section 6)
   });
 
   it("answers availability", async () => {
-    expect(await json("availability", "+14155550192")).toEqual({ handle: "+14155550192", imessage: false, channel: "sms" });
+    expect(await json("availability", "+14155550192")).toEqual({
+      handle: "+14155550192",
+      imessage: false,
+      channel: "sms",
+    });
   });
 });
 
@@ -118,23 +174,54 @@ describe("msgctl contacts and simulate, end to end", () => {
   const { cli, json } = sandbox;
 
   it("sets a contact and lists contacts with the magic numbers", async () => {
-    const set = await json("contacts", "set", "+14155550150", "--platform", "android", "--no-read-receipts", "--unreachable");
-    expect(set).toMatchObject({ handle: "+14155550150", platform: "android", imessage: false, read_receipts: false, reachable: false });
+    const set = await json(
+      "contacts",
+      "set",
+      "+14155550150",
+      "--platform",
+      "android",
+      "--no-read-receipts",
+      "--unreachable",
+    );
+    expect(set).toMatchObject({
+      handle: "+14155550150",
+      platform: "android",
+      imessage: false,
+      read_receipts: false,
+      reachable: false,
+    });
     const list = await json("contacts", "list");
-    expect(list.map((c: any) => c.handle)).toEqual(expect.arrayContaining(["+14155550150", "+14155550170", "+14155550191"]));
+    expect(list.map((c: any) => c.handle)).toEqual(
+      expect.arrayContaining(["+14155550150", "+14155550170", "+14155550191"]),
+    );
     expect((await cli("contacts", "set", "+14155550150", "--reachable", "--unreachable")).code).toBe(2);
   });
 
   it("simulates inbound on WhatsApp, a reaction, typing and an edit", async () => {
     const inbound = await json("simulate", "inbound", "--from", "+14155550191", "--to", "+14155550102", "--text", "hi");
-    expect(inbound).toMatchObject({ direction: "inbound", channel: "whatsapp", metadata: { sender_jid: "14155550191@s.whatsapp.net" } });
+    expect(inbound).toMatchObject({
+      direction: "inbound",
+      channel: "whatsapp",
+      metadata: { sender_jid: "14155550191@s.whatsapp.net" },
+    });
     expect((await json("simulate", "edit", inbound.id, "--text", "hello")).text).toBe("hello");
-    expect((await json("simulate", "typing", "--from", "+14155550191", "--to", "+14155550102")).id).toBe(inbound.conversation_id);
+    expect((await json("simulate", "typing", "--from", "+14155550191", "--to", "+14155550102")).id).toBe(
+      inbound.conversation_id,
+    );
     const sent = await json("send", "--conversation", inbound.conversation_id, "--text", "reply");
     await json("simulate", "delivered", sent.id);
     await json("simulate", "reaction", sent.id, "--from", "+14155550191", "--reaction", "👍");
-    const events = await (await fetch(`${sandbox.serve.ready.base_url}/sandbox/v1/events`, { headers: { authorization: `Bearer ${KEY}` } })).json();
-    expect(events.data.map((e: any) => e.type)).toEqual(["message.received", "message.edited", "conversation.typing", "message.sent", "message.delivered", "message.reaction"]);
+    const events = await (
+      await fetch(`${sandbox.serve.ready.base_url}/sandbox/v1/events`, { headers: { authorization: `Bearer ${KEY}` } })
+    ).json();
+    expect(events.data.map((e: any) => e.type)).toEqual([
+      "message.received",
+      "message.edited",
+      "conversation.typing",
+      "message.sent",
+      "message.delivered",
+      "message.reaction",
+    ]);
   });
 
   it("forces read and fail, and refuses going backwards with exit 1", async () => {
@@ -144,7 +231,10 @@ describe("msgctl contacts and simulate, end to end", () => {
     expect(back.code).toBe(1);
     expect(back.stderr).toContain("invalid_state");
     const other = await json("send", "--to", "+14155550191", "--from", "+14155550101", "--text", "y");
-    expect(await json("simulate", "fail", other.id, "--error", "carrier said no")).toMatchObject({ status: "failed", error: "carrier said no" });
+    expect(await json("simulate", "fail", other.id, "--error", "carrier said no")).toMatchObject({
+      status: "failed",
+      error: "carrier said no",
+    });
     expect((await json("messages", "retry", other.id)).status).toBe("queued");
   });
 

@@ -11,23 +11,44 @@ describe("msgctl otp, wait otp, simulate otp-fault, end to end (SANDBOX.md secti
   const otp = (...args: string[]) => sandbox.cli(...args, "--otp-api-key", OTP_KEY);
   const otpJson = (...args: string[]) => sandbox.json(...args, "--otp-api-key", OTP_KEY);
   /** Flags for a process started on its own (in a terminal, or to be signalled). */
-  const ptyFlags = () => ["--base-url", sandbox.serve.ready.base_url, "--otp-url", sandbox.serve.ready.otp_url, "--otp-api-key", OTP_KEY];
+  const ptyFlags = () => [
+    "--base-url",
+    sandbox.serve.ready.base_url,
+    "--otp-url",
+    sandbox.serve.ready.otp_url,
+    "--otp-api-key",
+    OTP_KEY,
+  ];
   beforeEach(async () => {
     expect((await sandbox.cli("reset", "--json")).code).toBe(0);
   });
 
   it("create, text (the reply the user got), consume once, and the thread", async () => {
     const created = await otpJson("otp", "create", "--phone", "(415) 555-0123");
-    expect(created).toMatchObject({ phone: PHONE, code: expect.stringMatching(/^\d{6}$/), send_to: { number: "+14155550190" } });
+    expect(created).toMatchObject({
+      phone: PHONE,
+      code: expect.stringMatching(/^\d{6}$/),
+      send_to: { number: "+14155550190" },
+    });
 
     const wrong = await otp("otp", "text", created.id, "--wrong");
     expect(wrong.code, wrong.stderr).toBe(0);
-    expect(wrong.stdout).toContain("OTP    That code doesn't match. Please request a new code in Acme and text it here.");
+    expect(wrong.stdout).toContain(
+      "OTP    That code doesn't match. Please request a new code in Acme and text it here.",
+    );
     expect(wrong.stdout).toContain(`Challenge ${created.id} is pending.`);
 
     const right = await otpJson("otp", "text", created.id);
     expect(right).toMatchObject({ id: created.id, status: "verified", verified_at: expect.any(String) });
-    expect(Object.keys(right)).toEqual(["id", "status", "phone", "expires_at", "verified_at", "consumed_at", "created_at"]);
+    expect(Object.keys(right)).toEqual([
+      "id",
+      "status",
+      "phone",
+      "expires_at",
+      "verified_at",
+      "consumed_at",
+      "created_at",
+    ]);
 
     expect((await otpJson("otp", "consume", created.id)).status).toBe("consumed");
     const again = await otp("otp", "consume", created.id);

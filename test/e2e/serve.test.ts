@@ -9,7 +9,17 @@ describe("msgctl serve, end to end (SANDBOX.md sections 1 and 6)", () => {
   let flags: string[];
 
   beforeAll(async () => {
-    serve = await spawnServe(["--port", "0", "--otp-port", "0", "--db", ":memory:", "--clock", "manual", "--no-state-file"]);
+    serve = await spawnServe([
+      "--port",
+      "0",
+      "--otp-port",
+      "0",
+      "--db",
+      ":memory:",
+      "--clock",
+      "manual",
+      "--no-state-file",
+    ]);
     flags = ["--base-url", serve.ready.base_url, "--api-key", serve.ready.accounts[0]?.api_key ?? ""];
   });
   afterAll(async () => {
@@ -22,9 +32,16 @@ describe("msgctl serve, end to end (SANDBOX.md sections 1 and 6)", () => {
       base_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
       otp_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
       inspector_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/),
-      accounts: [{ name: "Acme", api_key: "sk_test_acme_0000000000000000", otp_api_key: "otp_live_acme_000000000000000" }],
+      accounts: [
+        { name: "Acme", api_key: "sk_test_acme_0000000000000000", otp_api_key: "otp_live_acme_000000000000000" },
+      ],
     });
-    expect(serve.ready.accounts[0]?.numbers[0]).toEqual({ handle: "+14155550101", channels: ["imessage", "sms"], label: "main", status: "online" });
+    expect(serve.ready.accounts[0]?.numbers[0]).toEqual({
+      handle: "+14155550101",
+      channels: ["imessage", "sms"],
+      label: "main",
+      status: "online",
+    });
   });
 
   it("answers the advertised inspector URL with the inspector page", async () => {
@@ -40,7 +57,9 @@ describe("msgctl serve, end to end (SANDBOX.md sections 1 and 6)", () => {
   it("answers /healthz on both hosts and the API with the key", async () => {
     expect((await fetch(`${serve.ready.base_url}/healthz`)).status).toBe(200);
     expect((await fetch(`${serve.ready.otp_url}/healthz`)).status).toBe(200);
-    const res = await fetch(`${serve.ready.base_url}/v1/numbers`, { headers: { authorization: `Bearer ${serve.ready.accounts[0]?.api_key}` } });
+    const res = await fetch(`${serve.ready.base_url}/v1/numbers`, {
+      headers: { authorization: `Bearer ${serve.ready.accounts[0]?.api_key}` },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -58,7 +77,9 @@ describe("msgctl serve, end to end (SANDBOX.md sections 1 and 6)", () => {
   it("refuses `clock advance` past year 9999 in the duration's terms (it named an `ms` field never given)", async () => {
     const result = await runCli(["clock", "advance", "999999999999999d", ...flags]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/advance: must be 0 or more and keep the clock at or before 9999-12-31T23:59:59\.999Z/);
+    expect(result.stderr).toMatch(
+      /advance: must be 0 or more and keep the clock at or before 9999-12-31T23:59:59\.999Z/,
+    );
     expect(result.stderr).not.toMatch(/\bms\b/);
   });
 
@@ -71,7 +92,13 @@ describe("msgctl serve, end to end (SANDBOX.md sections 1 and 6)", () => {
   });
 
   it("exits 1 with code, message and request id when the API refuses", async () => {
-    const result = await runCli(["numbers", "--base-url", serve.ready.base_url, "--api-key", "sk_test_wrong_000000000"]);
+    const result = await runCli([
+      "numbers",
+      "--base-url",
+      serve.ready.base_url,
+      "--api-key",
+      "sk_test_wrong_000000000",
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/unauthorized: .+\(request id req_[0-9a-f]{24}\)/);
@@ -108,12 +135,27 @@ describe("state file and database on disk", () => {
   });
 
   it("keeps the manual clock across a restart with the same database", async () => {
-    const first = await spawnServe(["--port", "0", "--otp-port", "0", "--clock", "manual", "--no-state-file"], { cwd: dir });
+    const first = await spawnServe(["--port", "0", "--otp-port", "0", "--clock", "manual", "--no-state-file"], {
+      cwd: dir,
+    });
     const flags = ["--base-url", first.ready.base_url, "--api-key", "sk_test_acme_0000000000000000"];
     const advanced = JSON.parse((await runCli(["clock", "advance", "24h", "--json", ...flags])).stdout);
     await first.stop();
-    const second = await spawnServe(["--port", "0", "--otp-port", "0", "--clock", "manual", "--no-state-file"], { cwd: dir });
-    const now = JSON.parse((await runCli(["clock", "--json", "--base-url", second.ready.base_url, "--api-key", "sk_test_acme_0000000000000000"])).stdout);
+    const second = await spawnServe(["--port", "0", "--otp-port", "0", "--clock", "manual", "--no-state-file"], {
+      cwd: dir,
+    });
+    const now = JSON.parse(
+      (
+        await runCli([
+          "clock",
+          "--json",
+          "--base-url",
+          second.ready.base_url,
+          "--api-key",
+          "sk_test_acme_0000000000000000",
+        ])
+      ).stdout,
+    );
     expect(now.now).toBe(advanced.now);
     await second.stop();
   });
@@ -121,10 +163,15 @@ describe("state file and database on disk", () => {
   it("refuses a malformed fixture naming file, field and problem, writing nothing", async () => {
     const fresh = mkdtempSync(join(tmpdir(), "msgctl-bad-"));
     const fixture = join(fresh, "bad.json");
-    writeFileSync(fixture, JSON.stringify({ accounts: [{ name: "A", numbers: [{ handle: "+15555550100", channels: ["sms"] }] }] }));
+    writeFileSync(
+      fixture,
+      JSON.stringify({ accounts: [{ name: "A", numbers: [{ handle: "+15555550100", channels: ["sms"] }] }] }),
+    );
     const result = await runCli(["serve", "--fixture", fixture, "--port", "0", "--otp-port", "0"], { cwd: fresh });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${fixture}: accounts[0].numbers[0].handle: "+15555550100" is not a valid phone number`);
+    expect(result.stderr).toContain(
+      `${fixture}: accounts[0].numbers[0].handle: "+15555550100" is not a valid phone number`,
+    );
     expect(existsSync(join(fresh, ".msgctl"))).toBe(false);
   });
 
@@ -135,7 +182,17 @@ describe("state file and database on disk", () => {
     expect(clash.code).toBe(2);
     expect(clash.stderr).toContain(`Cannot listen on 127.0.0.1:${port}`);
     // With --json, stdout stays JSON-only: no port-finder chatter before the error.
-    const quiet = await runCli(["serve", "--json", "--port", port, "--otp-port", "0", "--db", ":memory:", "--no-state-file"]);
+    const quiet = await runCli([
+      "serve",
+      "--json",
+      "--port",
+      port,
+      "--otp-port",
+      "0",
+      "--db",
+      ":memory:",
+      "--no-state-file",
+    ]);
     expect(quiet.code).toBe(2);
     expect(quiet.stdout).toBe("");
     expect(quiet.stderr).toContain(`Cannot listen on 127.0.0.1:${port}`);

@@ -21,7 +21,10 @@ const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
 /** `msgctl ARGS` on a zero-column pty: its output so far, its exit, and its node process. */
 function onZeroColumnPty(args: string[]) {
   const command = `exec ${[process.execPath, BIN, ...args].map(quote).join(" ")}`;
-  const child = spawn("script", ["-qefc", command, "/dev/null"], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: "xterm" } });
+  const child = spawn("script", ["-qefc", command, "/dev/null"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: "xterm" },
+  });
   let output = "";
   child.stdout.on("data", (chunk) => (output += String(chunk)));
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
@@ -30,7 +33,8 @@ function onZeroColumnPty(args: string[]) {
     expect(output).toContain(text);
   };
   // `exec` makes msgctl's node the direct child of `script`.
-  const msgctlPid = () => Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/)[0]);
+  const msgctlPid = () =>
+    Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/)[0]);
   // A hung msgctl spins in a loop that ignores signals: SIGKILL it, not only `script`.
   const kill = () => {
     try {
@@ -52,7 +56,20 @@ describe.skipIf(!hasScript)("waiting commands on a terminal with zero columns (n
   const flags = () => ["--base-url", sandbox.serve.ready.base_url, "--api-key", "sk_test_acme_0000000000000000"];
 
   it("send --wait read prints plain progress lines instead of a spinner, and times out as usual", async () => {
-    const pty = onZeroColumnPty(["send", "--to", "+14155550191", "--from", "+14155550101", "--text", "hi", "--wait", "read", "--timeout", "1s", ...flags()]);
+    const pty = onZeroColumnPty([
+      "send",
+      "--to",
+      "+14155550191",
+      "--from",
+      "+14155550101",
+      "--text",
+      "hi",
+      "--wait",
+      "read",
+      "--timeout",
+      "1s",
+      ...flags(),
+    ]);
     const code = await within(pty.exited, 15_000);
     if (code === "hung") pty.kill();
     expect(code, pty.output().slice(-500)).toBe(1);
@@ -96,7 +113,10 @@ describe("numeric flags are parsed as arguments: a bad one is a usage error nami
     ["--port", ["serve", "--port", "abc", "--no-state-file"]],
     ["--otp-port", ["serve", "--otp-port", "12x", "--no-state-file"]],
     ["--limit", ["messages", "list", "--limit", "ten", "--base-url", "http://127.0.0.1:9"]],
-    ["--count", ["simulate", "fault", "+14155550101", "transient", "--count", "-1", "--base-url", "http://127.0.0.1:9"]],
+    [
+      "--count",
+      ["simulate", "fault", "+14155550101", "transient", "--count", "-1", "--base-url", "http://127.0.0.1:9"],
+    ],
   ])("%s", async (flag, args) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);

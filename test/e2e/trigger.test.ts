@@ -39,16 +39,27 @@ describe("msgctl trigger, end to end", () => {
     ["message.reaction", 700, { reaction: "love", removed: false, from: "+14155550160" }],
     ["conversation.typing", 0, { typing: true, from: "+14155550160" }],
     ["conversation.renamed", 0, { title: "Triggered by msgctl", from: "+14155550160" }],
-  ])("%s: the actions run and the event is emitted, the manual clock advanced just enough", async (type, needs, payload) => {
-    const result = await json("trigger", type);
-    expect(result.advanced_ms).toBeGreaterThanOrEqual(needs);
-    expect(result.advanced_ms).toBeLessThanOrEqual(2 * needs);
-    expect(result.event.type).toBe(type);
-    expect(result.event.payload).toMatchObject({ type, ...payload });
-    // Nothing of it is invented: the event is in the sandbox's outbox like any other.
-    const events = await json("wait", "event", type, "--match", `conversation_id=${result.event.payload.conversation_id}`, "--timeout", "2s");
-    expect(events.type).toBe(type);
-  });
+  ])(
+    "%s: the actions run and the event is emitted, the manual clock advanced just enough",
+    async (type, needs, payload) => {
+      const result = await json("trigger", type);
+      expect(result.advanced_ms).toBeGreaterThanOrEqual(needs);
+      expect(result.advanced_ms).toBeLessThanOrEqual(2 * needs);
+      expect(result.event.type).toBe(type);
+      expect(result.event.payload).toMatchObject({ type, ...payload });
+      // Nothing of it is invented: the event is in the sandbox's outbox like any other.
+      const events = await json(
+        "wait",
+        "event",
+        type,
+        "--match",
+        `conversation_id=${result.event.payload.conversation_id}`,
+        "--timeout",
+        "2s",
+      );
+      expect(events.type).toBe(type);
+    },
+  );
 
   it("an unknown event is a usage error (exit 2)", async () => {
     const result = await cli("trigger", "message.redd");

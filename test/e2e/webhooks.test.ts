@@ -28,10 +28,23 @@ describe("msgctl webhooks, end to end (SANDBOX.md section 6)", () => {
   });
 
   it("create, list, get, update, rotate and delete, as JSON for scripts", async () => {
-    const created = await cli("webhooks", "create", "--url", receiver.url, "--events", "message.sent,message.read", "--json");
+    const created = await cli(
+      "webhooks",
+      "create",
+      "--url",
+      receiver.url,
+      "--events",
+      "message.sent,message.read",
+      "--json",
+    );
     expect(created.code).toBe(0);
     const hook = JSON.parse(created.stdout);
-    expect(hook).toMatchObject({ url: receiver.url, events: ["message.sent", "message.read"], enabled: true, other_webhooks: [] });
+    expect(hook).toMatchObject({
+      url: receiver.url,
+      events: ["message.sent", "message.read"],
+      enabled: true,
+      other_webhooks: [],
+    });
     expect(hook.secret).toMatch(/^whsec_/);
 
     const list = JSON.parse((await cli("webhooks", "list", "--json")).stdout);
@@ -40,12 +53,17 @@ describe("msgctl webhooks, end to end (SANDBOX.md section 6)", () => {
     const one = JSON.parse((await cli("webhooks", "get", hook.id, "--json")).stdout);
     expect(one).not.toHaveProperty("secret");
 
-    const paused = JSON.parse((await cli("webhooks", "update", hook.id, "--disable", "--events", "message.failed", "--json")).stdout);
+    const paused = JSON.parse(
+      (await cli("webhooks", "update", hook.id, "--disable", "--events", "message.failed", "--json")).stdout,
+    );
     expect(paused).toMatchObject({ enabled: false, events: ["message.failed"] });
     expect(paused).not.toHaveProperty("secret");
     const rotated = JSON.parse((await cli("webhooks", "rotate", hook.id, "--json")).stdout);
     expect(rotated.secret).not.toBe(hook.secret);
-    expect(JSON.parse((await cli("webhooks", "delete", hook.id, "--json")).stdout)).toEqual({ id: hook.id, deleted: true });
+    expect(JSON.parse((await cli("webhooks", "delete", hook.id, "--json")).stdout)).toEqual({
+      id: hook.id,
+      deleted: true,
+    });
     expect(JSON.parse((await cli("webhooks", "list", "--json")).stdout)).toEqual([]);
   });
 
@@ -65,7 +83,9 @@ describe("msgctl webhooks, end to end (SANDBOX.md section 6)", () => {
     const hook = JSON.parse((await cli("webhooks", "create", "--url", receiver.url, "--json")).stdout);
     const event = emitTestEvent(t.sandbox.ctx);
     await t.advance(5_000);
-    const json = JSON.parse((await cli("webhooks", "deliveries", "--webhook", hook.id, "--status", "pending", "--json")).stdout);
+    const json = JSON.parse(
+      (await cli("webhooks", "deliveries", "--webhook", hook.id, "--status", "pending", "--json")).stdout,
+    );
     expect(json).toHaveLength(1);
     expect(json[0]).toMatchObject({ webhook_id: hook.id, event_id: event.id, status: "pending" });
     expect(json[0].attempts.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500]);
@@ -94,7 +114,9 @@ describe("msgctl webhooks, end to end (SANDBOX.md section 6)", () => {
     await tail.stderrContains("Tailing events");
     const event = emitTestEvent(t.sandbox.ctx, "conversation.typing", { conversation_id: "c-1", typing: true });
     const line = await tail.line((l) => l.includes(event.id));
-    expect(line).toMatch(/^\d\d:\d\d:\d\d\.\d{3}\s+conversation\.typing\s+\S+\s+\{"message_id":"[^"]+","conversation_id":"c-1","typing":true\}$/);
+    expect(line).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3}\s+conversation\.typing\s+\S+\s+\{"message_id":"[^"]+","conversation_id":"c-1","typing":true\}$/,
+    );
     expect(await tail.stop("SIGTERM")).toBe(0);
   });
 
@@ -109,7 +131,9 @@ describe("msgctl webhooks, end to end (SANDBOX.md section 6)", () => {
     await t.advance(5_000);
     await listen.line((line) => line.includes('"n":2'), "second attempt");
     const attempts = listen.lines.slice(1).map((line) => JSON.parse(line));
-    expect(attempts.map((a) => [a.event, a.delivery.event_id, a.delivery.status, a.delivery.attempts.at(-1).status_code])).toEqual([
+    expect(
+      attempts.map((a) => [a.event, a.delivery.event_id, a.delivery.status, a.delivery.attempts.at(-1).status_code]),
+    ).toEqual([
       ["attempt", event.id, "pending", 503],
       ["attempt", event.id, "succeeded", 200],
     ]);
@@ -166,12 +190,32 @@ describe("msgctl webhooks, end to end (SANDBOX.md section 6)", () => {
     expect(wrong.stdout).toContain("wrong secret");
     const reserialised = await verify("--secret", hook.secret, "--body-file", pretty, "--json");
     expect(reserialised.code).toBe(1);
-    expect(JSON.parse(reserialised.stdout)).toMatchObject({ ok: false, reason: "signature_mismatch", cause: "reserialised_body" });
-    const stale = await verify("--secret", hook.secret, "--body-file", raw, "--at", new Date(Date.now() + 3_600_000).toISOString());
+    expect(JSON.parse(reserialised.stdout)).toMatchObject({
+      ok: false,
+      reason: "signature_mismatch",
+      cause: "reserialised_body",
+    });
+    const stale = await verify(
+      "--secret",
+      hook.secret,
+      "--body-file",
+      raw,
+      "--at",
+      new Date(Date.now() + 3_600_000).toISOString(),
+    );
     expect(stale.code).toBe(1);
     expect(stale.stdout).toContain("stale timestamp");
     expect(stale.stdout).toContain("only the time is off");
-    const fullLine = await runCli(["webhooks", "verify", "--header", `X-service-Signature: ${header}`, "--secret", hook.secret, "--body-file", raw]);
+    const fullLine = await runCli([
+      "webhooks",
+      "verify",
+      "--header",
+      `X-service-Signature: ${header}`,
+      "--secret",
+      hook.secret,
+      "--body-file",
+      raw,
+    ]);
     expect(fullLine.code).toBe(0);
   });
 
@@ -181,7 +225,10 @@ describe("msgctl webhooks, end to end (SANDBOX.md section 6)", () => {
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain("Nothing to change");
     expect((await cli("webhooks", "update", "x", "--enable", "--disable")).code).toBe(2);
-    expect((await runCli(["webhooks", "verify", "--secret", "s", "--header", "h", "--body-file", join(dir, "missing")])).code).toBe(2);
+    expect(
+      (await runCli(["webhooks", "verify", "--secret", "s", "--header", "h", "--body-file", join(dir, "missing")]))
+        .code,
+    ).toBe(2);
     const unknown = await cli("webhooks", "get", "00000000-0000-4000-8000-000000000000");
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/not_found: .+\(request id req_/);

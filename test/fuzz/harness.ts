@@ -52,8 +52,24 @@ interface Server {
 }
 
 async function startServer(nodeFlags: string[]): Promise<Server> {
-  const args = ["serve", "--json", "--quiet", "--port", "0", "--otp-port", "0", "--db", ":memory:", "--clock", "manual", "--no-state-file"];
-  const child = spawn(process.execPath, [...nodeFlags, BIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "inherit"] });
+  const args = [
+    "serve",
+    "--json",
+    "--quiet",
+    "--port",
+    "0",
+    "--otp-port",
+    "0",
+    "--db",
+    ":memory:",
+    "--clock",
+    "manual",
+    "--no-state-file",
+  ];
+  const child = spawn(process.execPath, [...nodeFlags, BIN, ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const ready = await new Promise<{ base_url: string; otp_url: string }>((done, fail) => {
     createInterface({ input: child.stdout! }).once("line", (line) => done(JSON.parse(line)));
     child.once("exit", (code) => fail(new Error(`serve exited (${code}) before ready`)));
@@ -73,7 +89,12 @@ async function startServer(nodeFlags: string[]): Promise<Server> {
 /** A well-formed JSON call, for setting up and reading back state. */
 async function call(server: Server, method: string, path: string, body?: unknown): Promise<any> {
   const payload = body === undefined ? "" : JSON.stringify(body);
-  const head = [`${method} ${path} HTTP/1.1`, "Host: sandbox", `Authorization: Bearer ${KEYS.messaging}`, "Connection: close"];
+  const head = [
+    `${method} ${path} HTTP/1.1`,
+    "Host: sandbox",
+    `Authorization: Bearer ${KEYS.messaging}`,
+    "Connection: close",
+  ];
   if (body !== undefined) head.push("Content-Type: application/json", `Content-Length: ${Buffer.byteLength(payload)}`);
   const answer = await rawRequest(server.ports.messaging, `${head.join("\r\n")}\r\n\r\n${payload}`);
   return answer.body ? JSON.parse(answer.body) : undefined;
@@ -87,7 +108,11 @@ async function fillPools(server: Server): Promise<Pools> {
     const sent = await call(server, "POST", "/v1/messages", { to, from_handle: "+14155550101", text: "fuzz" });
     if (sent?.data?.id) messageIds.push(sent.data.id);
   }
-  const inbound = await call(server, "POST", "/sandbox/v1/simulate/inbound", { from: "+14155550191", to: "+14155550101", text: "hi" });
+  const inbound = await call(server, "POST", "/sandbox/v1/simulate/inbound", {
+    from: "+14155550191",
+    to: "+14155550101",
+    text: "hi",
+  });
   await call(server, "POST", "/v1/webhooks", { url: "http://127.0.0.1:9/hook" });
   await call(server, "POST", "/sandbox/v1/clock/advance", { duration: "3s" });
   return {
@@ -97,7 +122,9 @@ async function fillPools(server: Server): Promise<Pools> {
     webhookIds: ids(await call(server, "GET", "/v1/webhooks")),
     deliveryIds: ids(await call(server, "GET", "/sandbox/v1/deliveries?limit=20")),
     numbers: ((await call(server, "GET", "/v1/numbers"))?.data ?? []).map((n: { handle: string }) => n.handle),
-    contacts: ((await call(server, "GET", "/sandbox/v1/contacts"))?.data ?? []).map((c: { handle: string }) => c.handle).slice(0, 5),
+    contacts: ((await call(server, "GET", "/sandbox/v1/contacts"))?.data ?? [])
+      .map((c: { handle: string }) => c.handle)
+      .slice(0, 5),
   };
 }
 
@@ -109,14 +136,16 @@ export function judge(request: FuzzRequest, answer: RawAnswer): string | undefin
   if (!requestId || !/^req_[0-9a-f]{24}$/.test(requestId)) return `${answer.status} without an X-Request-Id header`;
   if (request.method === "HEAD") return undefined; // no body to judge
   const type = answer.headers["content-type"] ?? "";
-  if (type.startsWith("text/event-stream") || type.startsWith("text/html")) return answer.status < 400 ? undefined : `${answer.status} as ${type}`;
+  if (type.startsWith("text/event-stream") || type.startsWith("text/html"))
+    return answer.status < 400 ? undefined : `${answer.status} as ${type}`;
   let body: any;
   try {
     body = JSON.parse(answer.body);
   } catch {
     return `${answer.status} with a body that is not JSON: ${answer.body.slice(0, 100)}`;
   }
-  if (body?.request_id !== requestId) return `${answer.status}: request_id ${body?.request_id} is not the X-Request-Id ${requestId}`;
+  if (body?.request_id !== requestId)
+    return `${answer.status}: request_id ${body?.request_id} is not the X-Request-Id ${requestId}`;
   if (answer.status >= 400) {
     const keys = Object.keys(body).sort().join(",");
     if (keys !== "error,message,request_id" || typeof body.error !== "string" || typeof body.message !== "string") {
@@ -126,7 +155,8 @@ export function judge(request: FuzzRequest, answer: RawAnswer): string | undefin
   return undefined;
 }
 
-const describeRequest = (r: FuzzRequest) => `${r.host} ${r.route} as ${r.method}, ${r.kind}, ${r.bytes.length} bytes: ${JSON.stringify(r.bytes.subarray(0, 120).toString("latin1"))}`;
+const describeRequest = (r: FuzzRequest) =>
+  `${r.host} ${r.route} as ${r.method}, ${r.kind}, ${r.bytes.length} bytes: ${JSON.stringify(r.bytes.subarray(0, 120).toString("latin1"))}`;
 
 /**
  * Runs `requests` seeded requests against a fresh `msgctl serve` (built CLI, manual clock, in
@@ -143,11 +173,31 @@ export async function runFuzz(options: {
   const started = Date.now();
   const rng = new Prng(options.seed);
   const server = await startServer(options.nodeFlags ?? []);
-  const report: FuzzReport = { seed: options.seed, requests: 0, statuses: {}, resets: {}, failures: [], healthChecks: 0, alive: true, rssAfterSetupMb: 0, rssEndMb: 0, rssGrowthMb: 0, rssTrace: [], seconds: 0 };
-  const routes = [...messagingRoutes.map((route) => ["messaging", route] as const), ...otpRoutes.map((route) => ["otp", route] as const)];
+  const report: FuzzReport = {
+    seed: options.seed,
+    requests: 0,
+    statuses: {},
+    resets: {},
+    failures: [],
+    healthChecks: 0,
+    alive: true,
+    rssAfterSetupMb: 0,
+    rssEndMb: 0,
+    rssGrowthMb: 0,
+    rssTrace: [],
+    seconds: 0,
+  };
+  const routes = [
+    ...messagingRoutes.map((route) => ["messaging", route] as const),
+    ...otpRoutes.map((route) => ["otp", route] as const),
+  ];
   const healthy = async () => {
     report.healthChecks++;
-    const answer = await rawRequest(server.ports.messaging, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 5_000);
+    const answer = await rawRequest(
+      server.ports.messaging,
+      "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      5_000,
+    );
     return answer.status === 200;
   };
   try {
@@ -168,7 +218,11 @@ export async function runFuzz(options: {
       if ((index + 1) % 50 === 0) {
         options.onProgress?.(index + 1);
         if (!(await healthy())) {
-          report.failures.push({ index, request: describeRequest(request), problem: "/healthz stopped answering 200 after this request" });
+          report.failures.push({
+            index,
+            request: describeRequest(request),
+            problem: "/healthz stopped answering 200 after this request",
+          });
           report.alive = false;
           break;
         }
@@ -179,7 +233,11 @@ export async function runFuzz(options: {
     report.rssGrowthMb = report.rssEndMb - report.rssAfterSetupMb;
   } catch (error) {
     report.alive = false;
-    report.failures.push({ index: report.requests, request: "(harness)", problem: String((error as Error).stack ?? error) });
+    report.failures.push({
+      index: report.requests,
+      request: "(harness)",
+      problem: String((error as Error).stack ?? error),
+    });
   } finally {
     if (server.child.exitCode !== null || server.child.signalCode !== null) report.alive = false;
     await server.stop();

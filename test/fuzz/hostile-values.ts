@@ -1,7 +1,9 @@
 import type { Prng } from "./prng.js";
 
 /** Lengths at and just past the sandbox's limits (docs/spec-decisions.md, "Input limits"), and huge ones. */
-const LENGTHS = [0, 1, 36, 37, 40, 41, 64, 65, 100, 101, 200, 201, 254, 255, 256, 2_048, 2_049, 20_000, 20_001, 100_000, 600_000];
+const LENGTHS = [
+  0, 1, 36, 37, 40, 41, 64, 65, 100, 101, 200, 201, 254, 255, 256, 2_048, 2_049, 20_000, 20_001, 100_000, 600_000,
+];
 
 /** Repeated units that stress what parses strings: segmenters, phone and email parsers, regexes. */
 const UNITS = [
@@ -55,7 +57,13 @@ export function hostileValue(rng: Prng, original?: unknown): unknown {
     [5, () => rng.pick([true, false, null])],
     [5, () => []],
     [5, () => ({})],
-    [8, () => Array.from({ length: rng.pick([11, 100, 10_000]) }, (_, i) => (rng.chance(0.5) ? i : typeof valid === "string" ? valid : "x"))],
+    [
+      8,
+      () =>
+        Array.from({ length: rng.pick([11, 100, 10_000]) }, (_, i) =>
+          rng.chance(0.5) ? i : typeof valid === "string" ? valid : "x",
+        ),
+    ],
     [5, () => Object.fromEntries(Array.from({ length: rng.pick([50, 5_000]) }, (_, i) => [`k${i}`, i]))],
     [5, () => ({ [hostileString(rng)]: 1 })],
     [7, () => nested(rng, rng.pick([5, 31, 33, 100, 2_000]))],
@@ -80,7 +88,7 @@ export function brokenJson(rng: Prng): string {
     "NaN",
     "{'a':1}",
     `${"[".repeat(1_000_000)}`,
-    `${"{\"a\":".repeat(200_000)}1${"}".repeat(200_000)}`,
+    `${'{"a":'.repeat(200_000)}1${"}".repeat(200_000)}`,
     '{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}',
     `{"a":1}${"x".repeat(100)}`,
   ]);

@@ -28,20 +28,53 @@ function largestBody(unit: string): string {
  * and the server's CPU time per request (which a busy shared machine does not inflate).
  * Measured here and not asserted in a unit test: a timed assertion would be flaky on shared CI.
  */
-export async function measureReactLatency(runs = 20): Promise<{ bytes: number; runs: number; results: Record<string, { status: number; median: number; max: number; cpuMs: number }> }> {
-  const args = ["serve", "--json", "--quiet", "--port", "0", "--otp-port", "0", "--db", ":memory:", "--clock", "manual", "--no-state-file"];
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "inherit"], env: { PATH: process.env.PATH, HOME: process.env.HOME } });
-  const ready = await new Promise<{ base_url: string }>((done) => createInterface({ input: child.stdout! }).once("line", (line) => done(JSON.parse(line))));
+export async function measureReactLatency(runs = 20): Promise<{
+  bytes: number;
+  runs: number;
+  results: Record<string, { status: number; median: number; max: number; cpuMs: number }>;
+}> {
+  const args = [
+    "serve",
+    "--json",
+    "--quiet",
+    "--port",
+    "0",
+    "--otp-port",
+    "0",
+    "--db",
+    ":memory:",
+    "--clock",
+    "manual",
+    "--no-state-file",
+  ];
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+  });
+  const ready = await new Promise<{ base_url: string }>((done) =>
+    createInterface({ input: child.stdout! }).once("line", (line) => done(JSON.parse(line))),
+  );
   const port = Number(new URL(ready.base_url).port);
   const post = async (path: string, body: string) => {
     const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEYS.messaging}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
     return rawRequest(port, Buffer.concat([Buffer.from(head), Buffer.from(body)]));
   };
   try {
-    const sent = JSON.parse((await post("/v1/messages", JSON.stringify({ to: "+14155550191", from_handle: "+14155550101", text: "react to me" }))).body).data;
+    const sent = JSON.parse(
+      (
+        await post(
+          "/v1/messages",
+          JSON.stringify({ to: "+14155550191", from_handle: "+14155550101", text: "react to me" }),
+        )
+      ).body,
+    ).data;
     await post("/sandbox/v1/clock/advance", JSON.stringify({ duration: "1s" }));
     const results: Record<string, { status: number; median: number; max: number; cpuMs: number }> = {};
-    for (const [name, unit] of [["ASCII", "x"], ["emoji (the segmenter's worst case)", "👍"], ["combining marks after an emoji", "\u0301"]] as const) {
+    for (const [name, unit] of [
+      ["ASCII", "x"],
+      ["emoji (the segmenter's worst case)", "👍"],
+      ["combining marks after an emoji", "\u0301"],
+    ] as const) {
       const body = largestBody(unit);
       const times: number[] = [];
       let status = 0;

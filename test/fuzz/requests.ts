@@ -28,13 +28,30 @@ export interface FuzzRequest {
   bytes: Buffer;
 }
 
-const ODD_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "PROPFIND", "QUERY", "CONNECT"];
+const ODD_METHODS = [
+  "GET",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "HEAD",
+  "OPTIONS",
+  "TRACE",
+  "PROPFIND",
+  "QUERY",
+  "CONNECT",
+];
 
 const any = <T>(rng: Prng, items: T[], fallback: T) => (items.length > 0 ? rng.pick(items) : fallback);
 
 /** A plausible value for a path param, chosen by the collection the path names. */
 function paramValue(rng: Prng, path: string, param: string, pools: Pools): string {
-  const collection = path.slice(0, path.indexOf(`:${param}`)).split("/").filter(Boolean).at(-1) ?? "";
+  const collection =
+    path
+      .slice(0, path.indexOf(`:${param}`))
+      .split("/")
+      .filter(Boolean)
+      .at(-1) ?? "";
   const byCollection: Record<string, string[]> = {
     messages: [...pools.messageIds, ...pools.inboundIds],
     chats: pools.conversationIds,
@@ -49,11 +66,30 @@ function paramValue(rng: Prng, path: string, param: string, pools: Pools): strin
 }
 
 function hostileSegment(rng: Prng): string {
-  return rng.pick(["%ff", "%00", "%E2%82", "%ZZ", "..%2F..%2Fetc", "%2F", "x".repeat(2_000), "x".repeat(12_000), "x".repeat(20_000), "00000000-0000-0000-0000-000000000000", "%F0%9F%91%8D", "a;b=c", "~", ".", "%2B1415555019", "a@b.co"]);
+  return rng.pick([
+    "%ff",
+    "%00",
+    "%E2%82",
+    "%ZZ",
+    "..%2F..%2Fetc",
+    "%2F",
+    "x".repeat(2_000),
+    "x".repeat(12_000),
+    "x".repeat(20_000),
+    "00000000-0000-0000-0000-000000000000",
+    "%F0%9F%91%8D",
+    "a;b=c",
+    "~",
+    ".",
+    "%2B1415555019",
+    "a@b.co",
+  ]);
 }
 
 function fillPath(rng: Prng, path: string, pools: Pools): string {
-  return path.replace(/:([a-z_]+)/gi, (_match, param: string) => (rng.chance(0.75) ? paramValue(rng, path, param, pools) : hostileSegment(rng)));
+  return path.replace(/:([a-z_]+)/gi, (_match, param: string) =>
+    rng.chance(0.75) ? paramValue(rng, path, param, pools) : hostileSegment(rng),
+  );
 }
 
 function encode(value: string): string {
@@ -64,20 +100,65 @@ function encode(value: string): string {
   }
 }
 
-const QUERY_KEYS = ["limit", "before", "after", "conversation_id", "handle", "types", "events", "webhook_id", "status", "types[]", "__proto__"];
+const QUERY_KEYS = [
+  "limit",
+  "before",
+  "after",
+  "conversation_id",
+  "handle",
+  "types",
+  "events",
+  "webhook_id",
+  "status",
+  "types[]",
+  "__proto__",
+];
 
 function buildQuery(rng: Prng, pools: Pools): string {
   if (rng.chance(0.5)) return "";
   const pairs: string[] = [];
   // Mostly a few pairs; sometimes hundreds (under the 16 KiB line) or thousands (over it).
-  const n = rng.weighted([[30, rng.int(1, 3)], [2, 300], [1, 2_000]]);
+  const n = rng.weighted([
+    [30, rng.int(1, 3)],
+    [2, 300],
+    [1, 2_000],
+  ]);
   for (let i = 0; i < n; i++) {
     const key = rng.chance(0.9) ? rng.pick(QUERY_KEYS) : encode(hostileString(rng).slice(0, 200));
     const value = rng.weighted<() => string>([
-      [4, () => rng.pick(["1", "50", "100", "0", "101", "-1", "abc", "1e3", "2026-01-01T00:00:00.000Z", "message.sent,message.read", "pending", ""])],
+      [
+        4,
+        () =>
+          rng.pick([
+            "1",
+            "50",
+            "100",
+            "0",
+            "101",
+            "-1",
+            "abc",
+            "1e3",
+            "2026-01-01T00:00:00.000Z",
+            "message.sent,message.read",
+            "pending",
+            "",
+          ]),
+      ],
       [2, () => any(rng, [...pools.messageIds, ...pools.conversationIds, ...pools.webhookIds], "x")],
       [2, () => rng.pick([MAIN, IPHONE, "a@b.co"])],
-      [3, () => hostileString(rng).slice(0, rng.weighted([[6, 100], [3, 1_000], [1, 3_000], [1, 30_000]]))],
+      [
+        3,
+        () =>
+          hostileString(rng).slice(
+            0,
+            rng.weighted([
+              [6, 100],
+              [3, 1_000],
+              [1, 3_000],
+              [1, 30_000],
+            ]),
+          ),
+      ],
     ])();
     pairs.push(`${key}=${encode(value)}`);
   }
@@ -91,20 +172,58 @@ function sampleBody(rng: Prng, route: Route, pools: Pools): Record<string, unkno
     "POST /v1/messages": () =>
       rng.chance(0.2)
         ? { conversation_id: any(rng, pools.conversationIds, message), text: "hi" }
-        : { to: rng.pick([IPHONE, "+14155550172", "a@b.co"]), from_handle: rng.pick([MAIN, "+14155550103"]), text: "hi", ...(rng.chance(0.3) ? { effect: "slam", reply_to: message, voice_memo: false, media_quality: "fit" } : {}) },
+        : {
+            to: rng.pick([IPHONE, "+14155550172", "a@b.co"]),
+            from_handle: rng.pick([MAIN, "+14155550103"]),
+            text: "hi",
+            ...(rng.chance(0.3) ? { effect: "slam", reply_to: message, voice_memo: false, media_quality: "fit" } : {}),
+          },
     "POST /v1/messages/:id/react": () => ({ reaction: rng.pick(["love", "👍", "👨‍👩‍👧‍👦"]), remove: rng.chance(0.2) }),
     "POST /v1/messages/:id/edit": () => ({ text: "edited" }),
-    "POST /v1/webhooks": () => ({ url: rng.pick(["http://127.0.0.1:9/hook", "http://localhost:9/h", "https://hooks.example.com/x"]), events: ["message.sent"], secret: "whsec_0123456789abcdef" }),
-    "PATCH /v1/webhooks/:id": () => ({ url: "http://127.0.0.1:9/other", events: ["message.read"], enabled: rng.chance(0.5), secret: "0123456789abcdefXYZ" }),
-    "POST /sandbox/v1/clock/advance": () => (rng.chance(0.5) ? { duration: rng.pick(["200ms", "1s", "3s", "1m"]) } : { ms: rng.pick([0, 200, 5_000]) }),
+    "POST /v1/webhooks": () => ({
+      url: rng.pick(["http://127.0.0.1:9/hook", "http://localhost:9/h", "https://hooks.example.com/x"]),
+      events: ["message.sent"],
+      secret: "whsec_0123456789abcdef",
+    }),
+    "PATCH /v1/webhooks/:id": () => ({
+      url: "http://127.0.0.1:9/other",
+      events: ["message.read"],
+      enabled: rng.chance(0.5),
+      secret: "0123456789abcdefXYZ",
+    }),
+    "POST /sandbox/v1/clock/advance": () =>
+      rng.chance(0.5) ? { duration: rng.pick(["200ms", "1s", "3s", "1m"]) } : { ms: rng.pick([0, 200, 5_000]) },
     "POST /sandbox/v1/reset": () => ({}),
-    "POST /sandbox/v1/simulate/inbound": () => ({ from: IPHONE, to: MAIN, text: "hello", channel: rng.pick(["imessage", "sms"]) }),
-    "POST /sandbox/v1/simulate/reaction": () => ({ message_id: message, from: IPHONE, reaction: "love", remove: false }),
+    "POST /sandbox/v1/simulate/inbound": () => ({
+      from: IPHONE,
+      to: MAIN,
+      text: "hello",
+      channel: rng.pick(["imessage", "sms"]),
+    }),
+    "POST /sandbox/v1/simulate/reaction": () => ({
+      message_id: message,
+      from: IPHONE,
+      reaction: "love",
+      remove: false,
+    }),
     "POST /sandbox/v1/simulate/typing": () => ({ from: IPHONE, to: MAIN, typing: true }),
-    "POST /sandbox/v1/simulate/edit": () => ({ message_id: any(rng, pools.inboundIds, message), text: "edited by the contact" }),
+    "POST /sandbox/v1/simulate/edit": () => ({
+      message_id: any(rng, pools.inboundIds, message),
+      text: "edited by the contact",
+    }),
     "POST /sandbox/v1/messages/:id/fail": () => ({ error: "boom" }),
-    "PATCH /sandbox/v1/contacts/:handle": () => ({ imessage: true, platform: "ios", whatsapp: true, reachable: true, read_receipts: true }),
-    "POST /sandbox/v1/numbers/:handle/faults": () => ({ fault: rng.pick(["transient", "rate-limited", "offline"]), count: 1, off: rng.chance(0.7) }),
+    "PATCH /sandbox/v1/contacts/:handle": () => ({
+      imessage: true,
+      platform: "ios",
+      whatsapp: true,
+      reachable: true,
+      read_receipts: true,
+    }),
+    "POST /sandbox/v1/numbers/:handle/faults": () => ({
+      fault: rng.pick(["transient", "rate-limited", "offline"]),
+      count: 1,
+      off: rng.chance(0.7),
+    }),
   };
   const sample = samples[`${route.method} ${route.path}`];
   if (sample) return sample();
@@ -118,44 +237,105 @@ function mutated(rng: Prng, sample: Record<string, unknown>): Record<string, unk
   const body = { ...sample };
   const keys = Object.keys(body);
   for (let n = rng.int(1, 3); n > 0; n--) {
-    const action = keys.length === 0 ? "add" : rng.weighted([[7, "hostile"], [1, "drop"], [2, "add"]] as const);
+    const action =
+      keys.length === 0
+        ? "add"
+        : rng.weighted([
+            [7, "hostile"],
+            [1, "drop"],
+            [2, "add"],
+          ] as const);
     const key = any(rng, keys, "text");
     if (action === "hostile") body[key] = hostileValue(rng, body[key]);
     else if (action === "drop") delete body[key];
-    else body[rng.pick(["text", "to", "reaction", "url", "fixture", "phone", "duration", "message_id", hostileString(rng).slice(0, 150)])] = hostileValue(rng);
+    else
+      body[
+        rng.pick([
+          "text",
+          "to",
+          "reaction",
+          "url",
+          "fixture",
+          "phone",
+          "duration",
+          "message_id",
+          hostileString(rng).slice(0, 150),
+        ])
+      ] = hostileValue(rng);
   }
   return body;
 }
 
 /** A body and its content type: mostly JSON near the route's own, sometimes anything at all. */
 function buildBody(rng: Prng, route: Route, pools: Pools): { kind: string; type: string | null; body: string } {
-  const json = (kind: string, value: unknown) => ({ kind, type: "application/json", body: JSON.stringify(value) ?? "null" });
+  const json = (kind: string, value: unknown) => ({
+    kind,
+    type: "application/json",
+    body: JSON.stringify(value) ?? "null",
+  });
   return rng.weighted<() => { kind: string; type: string | null; body: string }>([
     [45, () => json("hostile field", mutated(rng, sampleBody(rng, route, pools)))],
     [8, () => json("valid", sampleBody(rng, route, pools))],
     [3, () => json("deep JSON", nested(rng, rng.pick([31, 33, 1_000]), sampleBody(rng, route, pools)))],
-    [3, () => {
-      // Built as text: JSON.stringify itself would overflow the stack at this depth.
-      const depth = rng.pick([10_000, 100_000, 400_000]);
-      const [open, close] = rng.chance(0.5) ? ["[", "]"] : ['{"a":', "}"];
-      return { kind: "deep JSON", type: "application/json", body: `${open.repeat(depth)}1${close.repeat(depth)}` };
-    }],
+    [
+      3,
+      () => {
+        // Built as text: JSON.stringify itself would overflow the stack at this depth.
+        const depth = rng.pick([10_000, 100_000, 400_000]);
+        const [open, close] = rng.chance(0.5) ? ["[", "]"] : ['{"a":', "}"];
+        return { kind: "deep JSON", type: "application/json", body: `${open.repeat(depth)}1${close.repeat(depth)}` };
+      },
+    ],
     [6, () => ({ kind: "broken JSON", type: "application/json", body: brokenJson(rng) })],
     [4, () => json("not an object", rng.pick([null, 42, "hello", [1, 2], true]))],
-    [5, () => {
-      const boundary = rng.pick(["x", "", "-".repeat(80), "a\u0000b"]);
-      const body = rng.pick([`--${boundary}\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc`, `--${boundary}--`, "not multipart", `--${boundary}\r\n\r\n${"x".repeat(100_000)}`]);
-      return { kind: "broken multipart", type: rng.pick([`multipart/form-data; boundary=${boundary}`, "multipart/form-data"]), body };
-    }],
-    [4, () => ({ kind: "other content type", type: rng.pick(["text/plain", "application/x-www-form-urlencoded", "application/xml", "application/json; charset=latin1", "application/vnd.api+json", "", "*/*"]), body: "a=1&b=2" })],
+    [
+      5,
+      () => {
+        const boundary = rng.pick(["x", "", "-".repeat(80), "a\u0000b"]);
+        const body = rng.pick([
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc`,
+          `--${boundary}--`,
+          "not multipart",
+          `--${boundary}\r\n\r\n${"x".repeat(100_000)}`,
+        ]);
+        return {
+          kind: "broken multipart",
+          type: rng.pick([`multipart/form-data; boundary=${boundary}`, "multipart/form-data"]),
+          body,
+        };
+      },
+    ],
+    [
+      4,
+      () => ({
+        kind: "other content type",
+        type: rng.pick([
+          "text/plain",
+          "application/x-www-form-urlencoded",
+          "application/xml",
+          "application/json; charset=latin1",
+          "application/vnd.api+json",
+          "",
+          "*/*",
+        ]),
+        body: "a=1&b=2",
+      }),
+    ],
     [4, () => ({ kind: "empty", type: rng.pick(["application/json", null]), body: "" })],
-    [4, () => {
-      // The largest legal body (1 MiB exactly) or one byte over: every string field filled.
-      const key = rng.pick(Object.keys(sampleBody(rng, route, pools)).concat("pad"));
-      const size = 1024 * 1024 + rng.pick([0, 0, 1]);
-      const prefix = `{"${key}":"`;
-      return { kind: size > 1024 * 1024 ? "over 1 MiB" : "1 MiB", type: "application/json", body: `${prefix}${"x".repeat(size - prefix.length - 2)}"}` };
-    }],
+    [
+      4,
+      () => {
+        // The largest legal body (1 MiB exactly) or one byte over: every string field filled.
+        const key = rng.pick(Object.keys(sampleBody(rng, route, pools)).concat("pad"));
+        const size = 1024 * 1024 + rng.pick([0, 0, 1]);
+        const prefix = `{"${key}":"`;
+        return {
+          kind: size > 1024 * 1024 ? "over 1 MiB" : "1 MiB",
+          type: "application/json",
+          body: `${prefix}${"x".repeat(size - prefix.length - 2)}"}`,
+        };
+      },
+    ],
   ])();
 }
 
@@ -177,7 +357,11 @@ function authorization(rng: Prng, host: "messaging" | "otp"): string | null {
 function extraHeaders(rng: Prng): string[] {
   if (rng.chance(0.75)) return [];
   return rng.weighted<() => string[]>([
-    [3, () => Array.from({ length: rng.pick([50, 500, 500, 3_000]) }, (_, i) => `X-Fuzz-${i}: ${"v".repeat(rng.int(0, 20))}`)],
+    [
+      3,
+      () =>
+        Array.from({ length: rng.pick([50, 500, 500, 3_000]) }, (_, i) => `X-Fuzz-${i}: ${"v".repeat(rng.int(0, 20))}`),
+    ],
     [2, () => [`X-Big: ${"b".repeat(rng.pick([8_000, 8_000, 20_000]))}`]],
     [2, () => [`Idempotency-Key: ${rng.pick(["", "k", "k".repeat(256), "k".repeat(10_000), "\u00ff\u00fe"])}`]],
     [2, () => [`Expect: ${rng.pick(["100-continue", "teapot", ""])}`]],
@@ -202,7 +386,10 @@ function protocolGarbage(rng: Prng, path: string): { kind: string; text: string 
     { kind: "binary", text: Buffer.from(Array.from({ length: 64 }, () => rng.int(0, 255))).toString("latin1") },
     { kind: "CONNECT", text: `CONNECT ${rng.pick(["example.com:443", path])} HTTP/1.1\r\nHost: x\r\n\r\n` },
     { kind: "bad chunk size", text: `POST ${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n` },
-    { kind: "huge chunk extension", text: `POST ${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1;${"e".repeat(20_000)}\r\na\r\n0\r\n\r\n` },
+    {
+      kind: "huge chunk extension",
+      text: `POST ${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1;${"e".repeat(20_000)}\r\na\r\n0\r\n\r\n`,
+    },
     { kind: "HTTP/1.0 without Host", text: `GET ${path} HTTP/1.0\r\n\r\n` },
     { kind: "absolute URI", text: `GET http://elsewhere${path} HTTP/1.1\r\nHost: x\r\n\r\n` },
     { kind: "asterisk", text: "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n" },
@@ -215,7 +402,13 @@ export function buildRequest(rng: Prng, host: "messaging" | "otp", route: Route,
   const name = `${route.method} ${route.path}`;
   if (rng.chance(0.04)) {
     const garbage = protocolGarbage(rng, path);
-    return { host, method: "?", route: name, kind: `protocol: ${garbage.kind}`, bytes: Buffer.from(garbage.text, "latin1") };
+    return {
+      host,
+      method: "?",
+      route: name,
+      kind: `protocol: ${garbage.kind}`,
+      bytes: Buffer.from(garbage.text, "latin1"),
+    };
   }
   const method = rng.chance(0.85) ? route.method : rng.pick(ODD_METHODS);
   const target = path + buildQuery(rng, pools);
@@ -232,6 +425,8 @@ export function buildRequest(rng: Prng, host: "messaging" | "otp", route: Route,
   else if (payload.length > 0 || rng.chance(0.5)) headers.push(`Content-Length: ${payload.length}`);
   headers.push("Connection: close");
   const head = Buffer.from(`${method} ${target} HTTP/1.1\r\n${headers.join("\r\n")}\r\n\r\n`, "utf8");
-  const framed = chunked ? Buffer.concat([Buffer.from(`${payload.length.toString(16)}\r\n`), payload, Buffer.from("\r\n0\r\n\r\n")]) : payload;
+  const framed = chunked
+    ? Buffer.concat([Buffer.from(`${payload.length.toString(16)}\r\n`), payload, Buffer.from("\r\n0\r\n\r\n")])
+    : payload;
   return { host, method, route: name, kind: body.kind, bytes: Buffer.concat([head, framed]) };
 }

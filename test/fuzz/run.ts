@@ -20,12 +20,16 @@ const seeds = values.seeds.split(",").map(Number);
 const requests = Number(values.requests);
 
 const summary = (r: FuzzReport) => {
-  const fivexx = Object.entries(r.statuses).filter(([status]) => Number(status) >= 500).reduce((n, [, count]) => n + count, 0);
+  const fivexx = Object.entries(r.statuses)
+    .filter(([status]) => Number(status) >= 500)
+    .reduce((n, [, count]) => n + count, 0);
   const resets = Object.values(r.resets).reduce((n, count) => n + count, 0);
   return [
     `seed ${r.seed}: ${r.requests} requests in ${r.seconds.toFixed(1)} s`,
     `  5xx: ${fivexx}; outside the spec's shape: ${r.failures.length}; resets (no answer possible): ${resets}${resets ? ` ${JSON.stringify(r.resets)}` : ""}`,
-    `  statuses: ${Object.entries(r.statuses).map(([s, n]) => `${s}×${n}`).join(" ")}`,
+    `  statuses: ${Object.entries(r.statuses)
+      .map(([s, n]) => `${s}×${n}`)
+      .join(" ")}`,
     `  alive: ${r.alive} (${r.healthChecks} /healthz checks)`,
     `  RSS after setup ${r.rssAfterSetupMb.toFixed(1)} MB; every 250 requests: ${r.rssTrace.join(" ")}; at the end ${r.rssEndMb.toFixed(1)} MB; growth ${r.rssGrowthMb.toFixed(1)} MB`,
   ].join("\n");
@@ -34,19 +38,31 @@ const summary = (r: FuzzReport) => {
 let failed = false;
 for (const seed of seeds) {
   const nodeFlags = values["default-heap"] ? [] : SMALL_HEAP;
-  const report = await runFuzz({ seed, requests, nodeFlags, onProgress: (done) => process.stderr.write(`\rseed ${seed}: ${done}/${requests}`) });
+  const report = await runFuzz({
+    seed,
+    requests,
+    nodeFlags,
+    onProgress: (done) => process.stderr.write(`\rseed ${seed}: ${done}/${requests}`),
+  });
   process.stderr.write("\r");
   console.log(summary(report));
-  for (const finding of report.failures.slice(0, 20)) console.log(`  ✘ #${finding.index}: ${finding.problem}\n      ${finding.request}`);
+  for (const finding of report.failures.slice(0, 20))
+    console.log(`  ✘ #${finding.index}: ${finding.problem}\n      ${finding.request}`);
   if (report.failures.length > 0 || !report.alive || report.rssGrowthMb >= 50) failed = true;
 }
 
 if (!values["no-latency"]) {
   const latency = await measureReactLatency();
-  console.log(`load average ${loadavg().map((n) => n.toFixed(1)).join(" ")} on ${cpus().length} cores`);
+  console.log(
+    `load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(" ")} on ${cpus().length} cores`,
+  );
   console.log(`largest legal body on POST /v1/messages/:id/react (${latency.bytes} bytes, ${latency.runs} runs each):`);
   for (const [name, ms] of Object.entries(latency.results)) {
-    console.log(`  ${name}: status ${ms.status}, median ${ms.median.toFixed(1)} ms, max ${ms.max.toFixed(1)} ms, server CPU ${ms.cpuMs.toFixed(1)} ms per request`);
+    console.log(
+      `  ${name}: status ${ms.status}, median ${ms.median.toFixed(1)} ms, max ${ms.max.toFixed(1)} ms, server CPU ${ms.cpuMs.toFixed(1)} ms per request`,
+    );
   }
 }
 process.exit(failed ? 1 : 0);

@@ -18,7 +18,9 @@ export function raw(t: TestSandbox, path: string, init: RequestInit = {}): Promi
   const { sandbox } = t;
   const listening = !sandbox.baseUrl.endsWith(".invalid");
   const relative = path.startsWith("http") ? new URL(path).pathname + new URL(path).search : path;
-  return listening ? fetch(sandbox.baseUrl + relative, init) : Promise.resolve(sandbox.messagingApp.request(relative, init));
+  return listening
+    ? fetch(sandbox.baseUrl + relative, init)
+    : Promise.resolve(sandbox.messagingApp.request(relative, init));
 }
 
 /** A multipart body with a `file` part per file (and extra fields when given). */
@@ -33,8 +35,16 @@ export function formOf(files: TestFile[], fields: Record<string, string> = {}): 
 }
 
 /** POST /v1/attachments with these files; answers status and parsed body. */
-export async function uploadRaw(t: TestSandbox, files: TestFile[], options: { key?: string; fields?: Record<string, string> } = {}): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await raw(t, "/v1/attachments", { method: "POST", headers: { authorization: `Bearer ${options.key ?? KEY}` }, body: formOf(files, options.fields) });
+export async function uploadRaw(
+  t: TestSandbox,
+  files: TestFile[],
+  options: { key?: string; fields?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await raw(t, "/v1/attachments", {
+    method: "POST",
+    headers: { authorization: `Bearer ${options.key ?? KEY}` },
+    body: formOf(files, options.fields),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
@@ -57,7 +67,9 @@ export function withParam(url: string, name: string, value: string): string {
 }
 
 /** The 8-byte PNG signature followed by filler: sniffed as image/png, not a decodable image. */
-export const PNG_MAGIC = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+export const PNG_MAGIC = Uint8Array.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+]);
 
 /** A tiny PDF header: sniffed as application/pdf. */
 export const pdfBytes = (size: number) => {

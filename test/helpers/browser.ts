@@ -11,9 +11,13 @@ export const SCREENSHOTS = resolve(import.meta.dirname, "../../test-artifacts/sc
 export function findChromium(): string | null {
   const named = process.env.MSGCTL_CHROMIUM;
   if (named) return existsSync(named) ? named : null;
-  for (const candidate of ["/usr/bin/chromium", "/usr/bin/chromium-browser"]) if (existsSync(candidate)) return candidate;
+  for (const candidate of ["/usr/bin/chromium", "/usr/bin/chromium-browser"])
+    if (existsSync(candidate)) return candidate;
   try {
-    return execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim() || null;
+    return (
+      execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim() ||
+      null
+    );
   } catch {
     return null;
   }
@@ -23,7 +27,8 @@ export function findChromium(): string | null {
 export const CHROMIUM = findChromium();
 
 /** The one line a run without Chromium prints. */
-export const NO_CHROMIUM = "Browser tests skipped: no Chromium found (apt-get install -y chromium, or set MSGCTL_CHROMIUM=/path/to/chromium).";
+export const NO_CHROMIUM =
+  "Browser tests skipped: no Chromium found (apt-get install -y chromium, or set MSGCTL_CHROMIUM=/path/to/chromium).";
 
 /** A headless Chromium for a test file (launched before its tests, closed after). */
 export interface BrowserHandle {

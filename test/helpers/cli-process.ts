@@ -21,7 +21,9 @@ const GUARD_MS = 15_000;
 
 /** Spawns `msgctl ARGS` (no colour, no MSGCTL_* from the test process) without waiting for it. */
 export function spawnCli(args: string[]): CliProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" } });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" },
+  });
   const lines: string[] = [];
   let stderr = "";
   const waiters = new Set<() => void>();
@@ -60,7 +62,8 @@ export function spawnCli(args: string[]): CliProcess {
     stderr: () => stderr,
     exited,
     line: (test, what = "matching line") => until(() => lines.find(test), what),
-    stderrContains: (text) => until(() => (stderr.includes(text) ? true : undefined), `"${text}" on stderr`).then(() => undefined),
+    stderrContains: (text) =>
+      until(() => (stderr.includes(text) ? true : undefined), `"${text}" on stderr`).then(() => undefined),
     stop(signal = "SIGINT") {
       if (child.exitCode === null) child.kill(signal);
       return exited;

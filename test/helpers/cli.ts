@@ -14,12 +14,20 @@ export interface CliResult {
 }
 
 /** Runs `msgctl ARGS` to completion. MSGCTL_* variables of the test process are not passed on. */
-export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1", ...options.env };
   return new Promise((done) => {
-    const child = execFile(process.execPath, [BIN, ...args], { cwd: options.cwd, env, timeout: 30_000 }, (error, stdout, stderr) => {
-      done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: options.cwd, env, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
     if (options.input !== undefined) child.stdin?.end(options.input);
   });
 }
@@ -94,7 +102,18 @@ export function useServe(extraArgs: string[] = [], key = "sk_test_acme_000000000
   const handle = {} as ServeHandle;
   let flags: string[] = [];
   beforeAll(async () => {
-    handle.serve = await spawnServe(["--port", "0", "--otp-port", "0", "--db", ":memory:", "--clock", "manual", "--no-state-file", ...extraArgs]);
+    handle.serve = await spawnServe([
+      "--port",
+      "0",
+      "--otp-port",
+      "0",
+      "--db",
+      ":memory:",
+      "--clock",
+      "manual",
+      "--no-state-file",
+      ...extraArgs,
+    ]);
     flags = ["--base-url", handle.serve.ready.base_url, "--otp-url", handle.serve.ready.otp_url, "--api-key", key];
   });
   afterAll(async () => {

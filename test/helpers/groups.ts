@@ -11,15 +11,24 @@ export const CAROL = "+14155550152";
 export const NAMING_FAILS = "+14155550176";
 
 /** POST /v1/chats that must be created (201); returns the Chat. */
-export async function createGroup(t: TestSandbox, body: Record<string, unknown> = {}, headers?: Record<string, string>): Promise<any> {
-  const res = await t.api("POST", "/v1/chats", { body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "Welcome!", ...body }, headers });
+export async function createGroup(
+  t: TestSandbox,
+  body: Record<string, unknown> = {},
+  headers?: Record<string, string>,
+): Promise<any> {
+  const res = await t.api("POST", "/v1/chats", {
+    body: { from_handle: MAIN, addresses: [ALICE, BOB], message: "Welcome!", ...body },
+    headers,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
 }
 
 /** A contact starts a group (`simulate inbound --members`); returns the inbound Message of `to`. */
 export async function groupInbound(t: TestSandbox, body: Record<string, unknown> = {}): Promise<any> {
-  const res = await t.api("POST", "/sandbox/v1/simulate/inbound", { body: { from: IPHONE, to: MAIN, text: "hi all", members: [ALICE], ...body } });
+  const res = await t.api("POST", "/sandbox/v1/simulate/inbound", {
+    body: { from: IPHONE, to: MAIN, text: "hi all", members: [ALICE], ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
 }

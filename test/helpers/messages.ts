@@ -25,8 +25,15 @@ export function resetBeforeEach(t: TestSandbox): void {
 }
 
 /** POST /v1/messages that must be accepted (202); returns the Message. */
-export async function send(t: TestSandbox, body: Record<string, unknown>, headers?: Record<string, string>): Promise<any> {
-  const res = await t.api("POST", "/v1/messages", { body: { from_handle: MAIN, to: IPHONE, text: "hi", ...body }, headers });
+export async function send(
+  t: TestSandbox,
+  body: Record<string, unknown>,
+  headers?: Record<string, string>,
+): Promise<any> {
+  const res = await t.api("POST", "/v1/messages", {
+    body: { from_handle: MAIN, to: IPHONE, text: "hi", ...body },
+    headers,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   return res.body.data;
 }
@@ -78,7 +85,9 @@ export async function setContact(t: TestSandbox, handle: string, body: Record<st
 
 /** A contact writes to one of the account's numbers; returns the inbound Message. */
 export async function inbound(t: TestSandbox, body: Record<string, unknown>): Promise<any> {
-  const res = await t.api("POST", "/sandbox/v1/simulate/inbound", { body: { from: IPHONE, to: MAIN, text: "hello", ...body } });
+  const res = await t.api("POST", "/sandbox/v1/simulate/inbound", {
+    body: { from: IPHONE, to: MAIN, text: "hello", ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
 }
@@ -87,7 +96,13 @@ export async function inbound(t: TestSandbox, body: Record<string, unknown>): Pr
  * Advances the clock step by step and records when the message's status changed, as offsets
  * in ms from the start: exact, because each advance runs the jobs due up to its target.
  */
-export async function expectStatusAt(t: TestSandbox, id: string, at: number, status: string, since: number): Promise<void> {
+export async function expectStatusAt(
+  t: TestSandbox,
+  id: string,
+  at: number,
+  status: string,
+  since: number,
+): Promise<void> {
   const now = t.sandbox.ctx.clock.now();
   const target = since + at;
   if (target > now) await t.advance(target - now);

@@ -32,7 +32,8 @@ export function conformanceChecker(document: Record<string, any>): (answer: Reco
   const operations: Operation[] = [];
   for (const [template, methods] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
     const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`);
-    for (const [method, op] of Object.entries(methods)) operations.push({ template, pattern, method: method.toUpperCase(), responses: op.responses });
+    for (const [method, op] of Object.entries(methods))
+      operations.push({ template, pattern, method: method.toUpperCase(), responses: op.responses });
   }
   const compiled = new Map<string, ValidateFunction>();
   const validator = (key: string, schema: unknown) => {
@@ -56,7 +57,8 @@ export function conformanceChecker(document: Record<string, any>): (answer: Reco
     if (answer.method === "HEAD") return undefined;
     const mediaType = answer.contentType?.split(";")[0]?.trim() ?? "";
     const content = declared.content?.[mediaType];
-    if (!content) return `${where}: content type ${mediaType || "(none)"} not declared (${Object.keys(declared.content ?? {}).join(", ")})`;
+    if (!content)
+      return `${where}: content type ${mediaType || "(none)"} not declared (${Object.keys(declared.content ?? {}).join(", ")})`;
     if (mediaType !== "application/json" || !content.schema) return undefined;
     const validate = validator(`${op.method} ${op.template} ${answer.status}`, content.schema);
     if (validate(answer.body)) return undefined;

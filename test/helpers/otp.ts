@@ -59,14 +59,24 @@ export async function challenge(t: TestSandbox, id: string, key?: string): Promi
 }
 
 /** The challenge's user texts the OTP number (control API); returns the text result. */
-export async function textFor(t: TestSandbox, id: string, body: Record<string, unknown> = {}, key?: string): Promise<any> {
+export async function textFor(
+  t: TestSandbox,
+  id: string,
+  body: Record<string, unknown> = {},
+  key?: string,
+): Promise<any> {
   const res = await t.otp("POST", `/sandbox/v1/otp/challenges/${id}/texts`, { body, key });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;
 }
 
 /** A phone texts an OTP number (control API); returns the text result. */
-export async function textFrom(t: TestSandbox, from: string, text: string, extra: Record<string, unknown> = {}): Promise<any> {
+export async function textFrom(
+  t: TestSandbox,
+  from: string,
+  text: string,
+  extra: Record<string, unknown> = {},
+): Promise<any> {
   const res = await t.otp("POST", "/sandbox/v1/otp/texts", { body: { from, text, ...extra } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;

@@ -28,7 +28,9 @@ const GUARD_MS = 15_000;
  */
 export function spawnInPty(args: string[]): PtyProcess {
   const command = `stty cols 120 rows 40; exec ${[process.execPath, BIN, ...args].map(quote).join(" ")}`;
-  const child = spawn("script", ["-qfec", command, "/dev/null"], { env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: "xterm-256color" } });
+  const child = spawn("script", ["-qfec", command, "/dev/null"], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: "xterm-256color" },
+  });
   let raw = "";
   const waiters = new Set<() => void>();
   const notify = () => {
@@ -63,7 +65,9 @@ export function spawnInPty(args: string[]): PtyProcess {
         };
         const guard = setTimeout(() => {
           waiters.delete(waiter);
-          reject(new Error(`msgctl ${args.join(" ")}: the terminal never showed ${String(text)}.\nScreen:\n${screen()}`));
+          reject(
+            new Error(`msgctl ${args.join(" ")}: the terminal never showed ${String(text)}.\nScreen:\n${screen()}`),
+          );
         }, GUARD_MS);
         const waiter = () => {
           if (!found()) return;

@@ -49,7 +49,10 @@ async function call(
   if (key !== null) headers.authorization = `Bearer ${key}`;
   let body: string | Uint8Array<ArrayBuffer> | undefined;
   if (options.body !== undefined) {
-    body = typeof options.body === "string" || options.body instanceof Uint8Array ? (options.body as string | Uint8Array<ArrayBuffer>) : JSON.stringify(options.body);
+    body =
+      typeof options.body === "string" || options.body instanceof Uint8Array
+        ? (options.body as string | Uint8Array<ArrayBuffer>)
+        : JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
   const response = await send(path, { method, headers, body });
@@ -60,7 +63,13 @@ async function call(
   } catch {
     // not JSON: keep the text
   }
-  record({ method, path: path.split("?")[0] as string, status: response.status, contentType: response.headers.get("content-type"), body: parsed });
+  record({
+    method,
+    path: path.split("?")[0] as string,
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    body: parsed,
+  });
   return { status: response.status, headers: response.headers, body: parsed };
 }
 
@@ -95,8 +104,10 @@ export function useSandbox(options: SandboxOptions & { socket?: boolean } = {}):
       : (path: string, init: RequestInit) => Promise.resolve(sandbox.otpApp.request(path, init));
     Object.assign(handle, {
       sandbox,
-      api: (method: string, path: string, o?: CallOptions) => call((a) => answers.messaging.push(a), messaging, KEY, method, path, o),
-      otp: (method: string, path: string, o?: CallOptions) => call((a) => answers.otp.push(a), otp, OTP_KEY, method, path, o),
+      api: (method: string, path: string, o?: CallOptions) =>
+        call((a) => answers.messaging.push(a), messaging, KEY, method, path, o),
+      otp: (method: string, path: string, o?: CallOptions) =>
+        call((a) => answers.otp.push(a), otp, OTP_KEY, method, path, o),
       advance: (ms: number) => sandbox.scheduler.advance(ms),
       expectServerErrors() {
         expected = true;
@@ -113,7 +124,10 @@ export function useSandbox(options: SandboxOptions & { socket?: boolean } = {}):
     const sandbox = handle.sandbox;
     if (!sandbox) return;
     const violations: string[] = [];
-    for (const [host, app] of [["messaging", sandbox.messagingApp], ["otp", sandbox.otpApp]] as const) {
+    for (const [host, app] of [
+      ["messaging", sandbox.messagingApp],
+      ["otp", sandbox.otpApp],
+    ] as const) {
       if (answers[host].length === 0) continue;
       const check = conformanceChecker(await (await app.request("/openapi.json")).json());
       for (const answer of answers[host]) {

@@ -41,19 +41,29 @@ export async function schedulerHarness(): Promise<SchedulerHarness> {
 /** Counts the reads (through all and first) whose SQL contains `fragment`, from now on. */
 export function countReads(db: Db, fragment: string): string[] {
   const reads: string[] = [];
-  const readOf = <R>(read: (query: Parameters<Db["all"]>[0]) => R) => (query: Parameters<Db["all"]>[0]) => {
-    const { sql } = query.compile();
-    if (sql.includes(fragment)) reads.push(sql);
-    return read(query);
-  };
+  const readOf =
+    <R>(read: (query: Parameters<Db["all"]>[0]) => R) =>
+    (query: Parameters<Db["all"]>[0]) => {
+      const { sql } = query.compile();
+      if (sql.includes(fragment)) reads.push(sql);
+      return read(query);
+    };
   db.all = readOf(db.all.bind(db)) as Db["all"];
   db.first = readOf(db.first.bind(db)) as Db["first"];
   return reads;
 }
 
 /** A handler for every job kind, each calling `record` with the kind it was asked for. */
-export function recordingHandlers(record: (kind: string, ...args: Parameters<BoundJobHandler>) => void | Promise<void>): Record<string, BoundJobHandler> {
-  return new Proxy({}, { get: (_target, kind) => (typeof kind === "string" ? (...args: Parameters<BoundJobHandler>) => record(kind, ...args) : undefined) });
+export function recordingHandlers(
+  record: (kind: string, ...args: Parameters<BoundJobHandler>) => void | Promise<void>,
+): Record<string, BoundJobHandler> {
+  return new Proxy(
+    {},
+    {
+      get: (_target, kind) =>
+        typeof kind === "string" ? (...args: Parameters<BoundJobHandler>) => record(kind, ...args) : undefined,
+    },
+  );
 }
 
 /** Yields to the event loop until `condition` holds (no wall-clock sleeps). */

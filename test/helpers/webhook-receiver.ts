@@ -36,7 +36,12 @@ export async function startReceiver(into: Partial<Receiver> = {}): Promise<Recei
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const request: ReceivedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const request: ReceivedRequest = {
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      };
       receiver.requests.push(request);
       const reply = answer(request, receiver.requests.length);
       if (reply === "hang") {

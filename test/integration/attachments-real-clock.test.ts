@@ -6,7 +6,12 @@ describe("media on a real clock (SANDBOX.md section 4): transcoding runs in the 
   beforeAll(async () => {
     sandbox = await startSandbox({
       clock: "real",
-      settings: { sendLatencyMs: 20, deliverLatencyMs: 20, readDelayMs: 20, mediaCapBytes: { imessage: 30_000, sms: 30_000, whatsapp: 30_000 } },
+      settings: {
+        sendLatencyMs: 20,
+        deliverLatencyMs: 20,
+        readDelayMs: 20,
+        mediaCapBytes: { imessage: 30_000, sms: 30_000, whatsapp: 30_000 },
+      },
     });
   });
   afterAll(async () => {
@@ -15,9 +20,23 @@ describe("media on a real clock (SANDBOX.md section 4): transcoding runs in the 
 
   it("an image over the cap is transcoded and the message goes out without anyone advancing the clock", async () => {
     const sharp = (await import("sharp")).default;
-    const photo = await sharp({ create: { width: 300, height: 300, channels: 3, background: "#888", noise: { type: "gaussian", mean: 128, sigma: 60 } } }).png().toBuffer();
+    const photo = await sharp({
+      create: {
+        width: 300,
+        height: 300,
+        channels: 3,
+        background: "#888",
+        noise: { type: "gaussian", mean: 128, sigma: 60 },
+      },
+    })
+      .png()
+      .toBuffer();
     const [attachment] = await sandbox.client.attachments.upload([{ filename: "photo.png", data: photo }]);
-    const { message } = await sandbox.client.messages.send({ to: "+14155550191", from_handle: "+14155550101", attachment_ids: [attachment!.id] });
+    const { message } = await sandbox.client.messages.send({
+      to: "+14155550191",
+      from_handle: "+14155550101",
+      attachment_ids: [attachment!.id],
+    });
     await sandbox.waitForEvent("message.sent", { match: { message_id: message.id }, timeoutMs: 10_000 });
     const sent = await sandbox.client.messages.get(message.id);
     expect(sent.attachments[0]?.delivery).toMatchObject({ decision: "transcoded", transcoder: "sharp" });

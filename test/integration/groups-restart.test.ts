@@ -12,14 +12,22 @@ describe("groups survive a restart (SANDBOX.md section 1: state and queued jobs 
     const db = join(mkdtempSync(join(tmpdir(), "msgctl-groups-restart-")), "sandbox.db");
     const first = await launchSandbox({ db, clock: "manual", listen: false });
     const account = allAccounts(first.ctx)[0]!.id;
-    const input = { from_handle: "+14155550101", addresses: ["+14155550150", "+14155550172"], message: "hi", title: "Kept" };
+    const input = {
+      from_handle: "+14155550101",
+      addresses: ["+14155550150", "+14155550172"],
+      message: "hi",
+      title: "Kept",
+    };
     const { chat } = createGroupChat(first.ctx, account, input, "group-key");
     const { message } = sendMessage(first.ctx, account, { conversation_id: chat.id, text: "persist" }, null);
     await first.scheduler.advance(200); // sent; each member's acknowledgement is a job
     await first.stop();
 
     const second = await launchSandbox({ db, clock: "manual", listen: false });
-    expect(createGroupChat(second.ctx, account, input, "group-key")).toMatchObject({ replayed: true, chat: { id: chat.id, title: "Kept" } });
+    expect(createGroupChat(second.ctx, account, input, "group-key")).toMatchObject({
+      replayed: true,
+      chat: { id: chat.id, title: "Kept" },
+    });
     await second.scheduler.advance(3_000);
     const after = getMessage(second.ctx, account, message.id);
     expect(after.status).toBe("read");
@@ -35,12 +43,22 @@ describe("groups survive a restart (SANDBOX.md section 1: state and queued jobs 
     const db = join(mkdtempSync(join(tmpdir(), "msgctl-groups-restart-")), "sandbox.db");
     const first = await launchSandbox({ db, clock: "manual", listen: false });
     const account = allAccounts(first.ctx)[0]!.id;
-    const { chat } = createGroupChat(first.ctx, account, { from_handle: "+14155550101", addresses: ["+14155550150", "+14155550151"], message: "hi" }, null);
+    const { chat } = createGroupChat(
+      first.ctx,
+      account,
+      { from_handle: "+14155550101", addresses: ["+14155550150", "+14155550151"], message: "hi" },
+      null,
+    );
     await first.stop();
 
     // The manual clock resumes where it stood: the same millisecond as the group's last_message_at.
     const second = await launchSandbox({ db, clock: "manual", listen: false });
-    const { message } = sendMessage(second.ctx, account, { to: "+14155550191", from_handle: "+14155550101", text: "next" }, null);
+    const { message } = sendMessage(
+      second.ctx,
+      account,
+      { to: "+14155550191", from_handle: "+14155550101", text: "next" },
+      null,
+    );
     expect(Date.parse(message.created_at)).toBeGreaterThan(Date.parse(chat.last_message_at));
     await second.stop();
   });

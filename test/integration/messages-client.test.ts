@@ -13,12 +13,24 @@ describe("the typed client: messages, chats, contacts, simulate, faults", () => 
 
   it("sends, follows the lifecycle with the clock, and reads it back", async () => {
     const { client } = sandbox;
-    const { message, replayed } = await client.messages.send({ to: "+14155550191", from_handle: "+14155550101", text: "hi" }, { idempotencyKey: "c-1" });
+    const { message, replayed } = await client.messages.send(
+      { to: "+14155550191", from_handle: "+14155550101", text: "hi" },
+      { idempotencyKey: "c-1" },
+    );
     expect([message.status, replayed]).toEqual(["queued", false]);
-    expect((await client.messages.send({ to: "+14155550191", from_handle: "+14155550101", text: "hi" }, { idempotencyKey: "c-1" })).replayed).toBe(true);
+    expect(
+      (
+        await client.messages.send(
+          { to: "+14155550191", from_handle: "+14155550101", text: "hi" },
+          { idempotencyKey: "c-1" },
+        )
+      ).replayed,
+    ).toBe(true);
     await sandbox.clock.advance("3s");
     expect(await client.messages.get(message.id)).toMatchObject({ status: "read", channel: "imessage" });
-    expect((await sandbox.waitForEvent("message.read", { match: { message_id: message.id } })).payload.type).toBe("message.read");
+    expect((await sandbox.waitForEvent("message.read", { match: { message_id: message.id } })).payload.type).toBe(
+      "message.read",
+    );
     expect((await client.chats.get(message.conversation_id)).remote_handle).toBe("+14155550191");
     expect((await client.chats.list()).data).toHaveLength(1);
   });

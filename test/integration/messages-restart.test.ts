@@ -14,13 +14,23 @@ describe("messages survive a restart (SANDBOX.md section 1: state and queued job
     const first = await launchSandbox({ db, clock: "manual", listen: false });
     const account = allAccounts(first.ctx)[0]!.id;
     setNumberFault(first.ctx, account, "+14155550101", { fault: "transient", count: 2 });
-    const { message } = sendMessage(first.ctx, account, { to: "+14155550191", from_handle: "+14155550101", text: "persist" }, "restart-key");
+    const { message } = sendMessage(
+      first.ctx,
+      account,
+      { to: "+14155550191", from_handle: "+14155550101", text: "persist" },
+      "restart-key",
+    );
     await first.scheduler.advance(200); // the first attempt fails
     await first.stop();
 
     const second = await launchSandbox({ db, clock: "manual", listen: false });
     // The idempotency key and the record times survive too.
-    const replay = sendMessage(second.ctx, account, { to: "+14155550191", from_handle: "+14155550101", text: "persist" }, "restart-key");
+    const replay = sendMessage(
+      second.ctx,
+      account,
+      { to: "+14155550191", from_handle: "+14155550101", text: "persist" },
+      "restart-key",
+    );
     expect(replay).toMatchObject({ replayed: true, message: { id: message.id, status: "queued" } });
     await second.scheduler.advance(30_000); // second attempt fails
     expect(getMessage(second.ctx, account, message.id).status).toBe("queued");

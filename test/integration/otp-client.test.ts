@@ -17,7 +17,11 @@ describe("startSandbox().otp: the typed OTP client and the user's texts", () => 
     expect(created).toMatchObject({ phone: "+14155550123", send_to: { number: "+14155550190" } });
     expect((await otp.get(created.id)).status).toBe("pending");
     const texted = await otp.text(created.id);
-    expect(texted).toMatchObject({ outcome: "verified", reply: { text: expect.stringMatching(/verified for Acme/) }, challenge: { status: "verified" } });
+    expect(texted).toMatchObject({
+      outcome: "verified",
+      reply: { text: expect.stringMatching(/verified for Acme/) },
+      challenge: { status: "verified" },
+    });
     expect((await otp.consume(created.id)).status).toBe("consumed");
     const thread = await otp.texts({ phone: created.phone });
     expect(thread.data.map((text) => text.direction)).toEqual(["outbound", "inbound"]);
@@ -26,7 +30,9 @@ describe("startSandbox().otp: the typed OTP client and the user's texts", () => 
   it("texts as any phone, and throws ApiError with the spec's codes", async () => {
     const { otp } = sandbox;
     const created = await otp.create("+14155550124");
-    expect((await otp.sendText({ from: "+14155550124", text: "000000" === created.code ? "111111" : "000000" })).outcome).toBe("wrong_code");
+    expect(
+      (await otp.sendText({ from: "+14155550124", text: "000000" === created.code ? "111111" : "000000" })).outcome,
+    ).toBe("wrong_code");
     const refused = await otp.consume(created.id).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ApiError);
     expect(refused).toMatchObject({ status: 409, code: "not_verified" });

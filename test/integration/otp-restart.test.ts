@@ -6,7 +6,12 @@ import { launchSandbox, type Sandbox } from "../../src/runtime/sandbox.js";
 
 const OTP_KEY = "otp_live_acme_000000000000000";
 
-async function otp(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function otp(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await sandbox.otpApp.request(path, {
     method,
     headers: { authorization: `Bearer ${OTP_KEY}`, "content-type": "application/json" },

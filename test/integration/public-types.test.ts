@@ -58,8 +58,15 @@ describe("the package's public types (a consumer with skipLibCheck: false)", () 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "msgctl-consumer-"));
     const pkg = join(dir, "node_modules/msgctl");
-    execFileSync(process.execPath, [TSC, "-p", join(ROOT, "tsconfig.build.json"), "--declarationDir", join(pkg, "types")], { cwd: ROOT });
-    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "msgctl", type: "module", exports: { ".": { types: "./types/index.d.ts" } } }));
+    execFileSync(
+      process.execPath,
+      [TSC, "-p", join(ROOT, "tsconfig.build.json"), "--declarationDir", join(pkg, "types")],
+      { cwd: ROOT },
+    );
+    writeFileSync(
+      join(pkg, "package.json"),
+      JSON.stringify({ name: "msgctl", type: "module", exports: { ".": { types: "./types/index.d.ts" } } }),
+    );
     symlinkSync(join(ROOT, "node_modules/zod"), join(dir, "node_modules/zod"));
     mkdirSync(join(dir, "node_modules/@types"));
     cpSync(join(ROOT, "node_modules/@types/node"), join(dir, "node_modules/@types/node"), { recursive: true });
@@ -68,7 +75,15 @@ describe("the package's public types (a consumer with skipLibCheck: false)", () 
     writeFileSync(
       join(dir, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { strict: true, skipLibCheck: false, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", types: ["node"] },
+        compilerOptions: {
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          types: ["node"],
+        },
         files: ["consumer.ts"],
       }),
     );

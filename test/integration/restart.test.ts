@@ -10,7 +10,10 @@ import { listJobs } from "../../src/store/jobs.js";
 
 describe("jobs survive a restart (SANDBOX.md section 4)", () => {
   const ran: { at: number; payload: unknown }[] = [];
-  const rememberer: DomainModule = { name: "test", jobs: { "test.remember": (ctx, payload) => void ran.push({ at: ctx.clock.now(), payload }) } };
+  const rememberer: DomainModule = {
+    name: "test",
+    jobs: { "test.remember": (ctx, payload) => void ran.push({ at: ctx.clock.now(), payload }) },
+  };
   afterEach(() => {
     ran.length = 0;
   });
@@ -50,9 +53,14 @@ describe("jobs survive a restart (SANDBOX.md section 4)", () => {
 
   it("records a job with no handler as failed instead of losing it", async () => {
     const sandbox = await launchSandbox({ clock: "manual", listen: false });
-    sandbox.ctx.db.transaction(() => void scheduleJob(sandbox.ctx, "test.unknown-kind", {}, sandbox.ctx.clock.now() + 1));
+    sandbox.ctx.db.transaction(
+      () => void scheduleJob(sandbox.ctx, "test.unknown-kind", {}, sandbox.ctx.clock.now() + 1),
+    );
     await sandbox.scheduler.advance(10);
-    expect(listJobs(sandbox.db, "failed")[0]).toMatchObject({ kind: "test.unknown-kind", last_error: expect.stringContaining("No handler") });
+    expect(listJobs(sandbox.db, "failed")[0]).toMatchObject({
+      kind: "test.unknown-kind",
+      last_error: expect.stringContaining("No handler"),
+    });
     await sandbox.stop();
   });
 });

@@ -24,7 +24,10 @@ describe("startSandbox() options", () => {
   });
 
   it("refuses a fixture that is neither a path nor an object (42 was read as a file descriptor)", async () => {
-    await refused({ fixture: 42 as unknown as object }, /^fixture: must be a file path or a fixture object \(got number\)$/);
+    await refused(
+      { fixture: 42 as unknown as object },
+      /^fixture: must be a file path or a fixture object \(got number\)$/,
+    );
   });
 
   it("refuses unknown settings and values out of range (a typo changed nothing, silently)", async () => {
@@ -42,11 +45,16 @@ describe("startSandbox() options", () => {
 
   it("refuses to reuse a database whose keys were generated at an earlier start (the handle could never authenticate)", async () => {
     const db = join(mkdtempSync(join(tmpdir(), "msgctl-reuse-")), "sandbox.db");
-    const fixture = { accounts: [{ name: "Gen", numbers: [{ handle: "+14155550171", channels: ["imessage", "sms"] }] }] };
+    const fixture = {
+      accounts: [{ name: "Gen", numbers: [{ handle: "+14155550171", channels: ["imessage", "sms"] }] }],
+    };
     const first = await startSandbox({ db, fixture });
     expect(first.apiKey).toMatch(/^sk_test_/);
     await first.stop();
-    await refused({ db, fixture }, /^startSandbox: the keys of account "Gen" in .*sandbox\.db were generated at an earlier start/);
+    await refused(
+      { db, fixture },
+      /^startSandbox: the keys of account "Gen" in .*sandbox\.db were generated at an earlier start/,
+    );
     // With the keys named, the same database serves again.
     const named = { accounts: [{ ...fixture.accounts[0], api_key: first.apiKey, otp_api_key: first.otpApiKey }] };
     const again = await startSandbox({ db, fixture: named });

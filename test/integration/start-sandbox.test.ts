@@ -32,9 +32,18 @@ describe("startSandbox() for users' test suites (SANDBOX.md section 7)", () => {
   it("simulates the other side and awaits the events it causes, counting ones already emitted", async () => {
     const inbound = await sandbox.simulate.inbound({ from: "+14155550191", to: "+14155550101", text: "hi there" });
     const received = await sandbox.waitForEvent("message.received", { match: { message_id: inbound.id } });
-    expect(received.payload).toMatchObject({ type: "message.received", from: "+14155550191", to: "+14155550101", text: "hi there" });
+    expect(received.payload).toMatchObject({
+      type: "message.received",
+      from: "+14155550191",
+      to: "+14155550101",
+      text: "hi there",
+    });
 
-    const sent = await sandbox.client.messages.send({ to: "+14155550191", from_handle: "+14155550101", text: "hello back" });
+    const sent = await sandbox.client.messages.send({
+      to: "+14155550191",
+      from_handle: "+14155550101",
+      text: "hello back",
+    });
     const delivered = sandbox.waitForEvent("message.delivered", { match: (p) => p.message_id === sent.message.id });
     await sandbox.clock.advance("1s");
     expect((await delivered).payload.message_id).toBe(sent.message.id);
@@ -42,23 +51,36 @@ describe("startSandbox() for users' test suites (SANDBOX.md section 7)", () => {
   });
 
   it("rejects waitForEvent with a clear message at the timeout", async () => {
-    await expect(sandbox.waitForEvent("message.read", { timeoutMs: 10 })).rejects.toThrow(/No message.read event within 10 ms/);
+    await expect(sandbox.waitForEvent("message.read", { timeoutMs: 10 })).rejects.toThrow(
+      /No message.read event within 10 ms/,
+    );
   });
 });
 
 describe("startSandbox() with a fixture object", () => {
   it("validates it and starts with its accounts", async () => {
-    const sandbox = await startSandbox({ fixture: { accounts: [{ name: "Tiny", api_key: "sk_test_tiny_0000", numbers: [] }] } });
+    const sandbox = await startSandbox({
+      fixture: { accounts: [{ name: "Tiny", api_key: "sk_test_tiny_0000", numbers: [] }] },
+    });
     expect(sandbox.accounts.map((a) => a.name)).toEqual(["Tiny"]);
     expect(await sandbox.client.numbers.list()).toEqual([]);
     await sandbox.stop();
-    await expect(startSandbox({ fixture: { accounts: "none" } })).rejects.toThrow(/startSandbox\(\{ fixture \}\): accounts/);
+    await expect(startSandbox({ fixture: { accounts: "none" } })).rejects.toThrow(
+      /startSandbox\(\{ fixture \}\): accounts/,
+    );
   });
 });
 
 describe("startSandbox().reset() with a fixture that leaves the keys out", () => {
   it("wipes the state and keeps the generated keys, so the handle's clients still work", async () => {
-    const sandbox = await startSandbox({ fixture: { accounts: [{ name: "A", numbers: [{ handle: "+14155550171", channels: ["sms"] }] }, { name: "B", numbers: [] }] } });
+    const sandbox = await startSandbox({
+      fixture: {
+        accounts: [
+          { name: "A", numbers: [{ handle: "+14155550171", channels: ["sms"] }] },
+          { name: "B", numbers: [] },
+        ],
+      },
+    });
     try {
       const { apiKey, otpApiKey } = sandbox;
       expect(apiKey).toMatch(/^sk_test_/);

@@ -5,10 +5,14 @@ import { startSandbox } from "../../src/index.js";
 /** POSTs JSON over a keep-alive agent (a few sockets, requests queued behind them); resolves with the status. */
 function post(agent: Agent, url: string, key: string, body: unknown): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", agent, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      url,
+      { method: "POST", agent, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", reject);
     req.end(JSON.stringify(body));
   });

@@ -17,7 +17,9 @@ function streamedUpload(size: number): { body: ReadableStream<Uint8Array>; conte
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
       if (stage === "head") {
-        controller.enqueue(encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n\r\n`));
+        controller.enqueue(
+          encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n\r\n`),
+        );
         stage = "data";
       } else if (stage === "data") {
         const length = Math.min(MiB, size - sent);
@@ -74,7 +76,10 @@ describe("a 100 MiB upload", () => {
 
       const refused = await upload(100 * MiB + 1);
       expect(refused.status).toBe(413);
-      expect(refused.body).toMatchObject({ error: "payload_too_large", message: expect.stringMatching(/^file\[0\]: larger than the 100 MiB limit/) });
+      expect(refused.body).toMatchObject({
+        error: "payload_too_large",
+        message: expect.stringMatching(/^file\[0\]: larger than the 100 MiB limit/),
+      });
     } finally {
       await sandbox.stop();
     }

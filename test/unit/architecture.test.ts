@@ -31,17 +31,31 @@ function importsOf(file: string): Import[] {
   const found: Import[] = [];
   for (const match of text.matchAll(/^(import|export)\s+(type\s+)?(?:[^"';]*?\s+from\s+)?"([^"]+)";?$/gms)) {
     const spec = match[3] as string;
-    const target = spec.startsWith(".") ? relative(ROOT, resolve(dirname(join(ROOT, file)), spec)).replace(/\.js$/, ".ts") : packageOf(spec);
+    const target = spec.startsWith(".")
+      ? relative(ROOT, resolve(dirname(join(ROOT, file)), spec)).replace(/\.js$/, ".ts")
+      : packageOf(spec);
     found.push({ file, target, typeOnly: Boolean(match[2]), line: (match[0] as string).split("\n")[0] as string });
   }
   for (const match of text.matchAll(/import\("([^"]+)"\)/g)) {
     const spec = match[1] as string;
-    if (spec.startsWith(".")) found.push({ file, target: relative(ROOT, resolve(dirname(join(ROOT, file)), spec)).replace(/\.js$/, ".ts"), typeOnly: false, line: match[0] });
+    if (spec.startsWith("."))
+      found.push({
+        file,
+        target: relative(ROOT, resolve(dirname(join(ROOT, file)), spec)).replace(/\.js$/, ".ts"),
+        typeOnly: false,
+        line: match[0],
+      });
   }
   return found;
 }
 
-const packageOf = (spec: string) => (spec.startsWith("node:") ? "node:" : spec.split("/").slice(0, spec.startsWith("@") ? 2 : 1).join("/"));
+const packageOf = (spec: string) =>
+  spec.startsWith("node:")
+    ? "node:"
+    : spec
+        .split("/")
+        .slice(0, spec.startsWith("@") ? 2 : 1)
+        .join("/");
 
 /** The layer of a source path: the folder under src/ (or the file, for src/index.ts). */
 const layerOf = (path: string) => path.split("/")[1]?.replace(/\.tsx?$/, "") ?? "";
@@ -114,7 +128,11 @@ describe("architecture (docs/architecture.md)", () => {
   it("the inspector is a browser app: contract types only (import type), Preact, no Node", () => {
     const offenders = imports
       .filter((i) => layerOf(i.file) === "inspector" && layerOf(i.target) !== "inspector")
-      .filter((i) => (i.target.startsWith("src/") ? !(layerOf(i.target) === "contract" && i.typeOnly) : !INSPECTOR_PACKAGES.includes(i.target)))
+      .filter((i) =>
+        i.target.startsWith("src/")
+          ? !(layerOf(i.target) === "contract" && i.typeOnly)
+          : !INSPECTOR_PACKAGES.includes(i.target),
+      )
       .map((i) => `${i.file}: ${i.line}`);
     expect(offenders).toEqual([]);
   });
@@ -124,7 +142,12 @@ describe("architecture (docs/architecture.md)", () => {
       const text = readFileSync(join(ROOT, file), "utf8");
       const found: string[] = [];
       // The context's default wall clock is the one place allowed to name it.
-      if (file.startsWith("src/domain/") && file !== "src/domain/core/context.ts" && /Date\.now\(|new Date\(\)/.test(text)) found.push(`${file}: wall clock`);
+      if (
+        file.startsWith("src/domain/") &&
+        file !== "src/domain/core/context.ts" &&
+        /Date\.now\(|new Date\(\)/.test(text)
+      )
+        found.push(`${file}: wall clock`);
       if (!file.startsWith("src/cli/") && /process\.exit\(/.test(text)) found.push(`${file}: process.exit`);
       return found;
     });

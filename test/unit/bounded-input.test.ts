@@ -28,7 +28,9 @@ describe("JSON bodies: nesting and string lengths are bounded before any rule ru
 
   it("a string longer than the longest field (20,000 characters) is refused, naming where it is", () => {
     expect(() => assertBoundedJson({ text: "x".repeat(INPUT_LIMITS.jsonString) })).not.toThrow();
-    expect(() => assertBoundedJson({ a: [{ b: "ok" }, "x".repeat(INPUT_LIMITS.jsonString + 1)] })).toThrow(/^a\[1\]: longer than 20000 characters/);
+    expect(() => assertBoundedJson({ a: [{ b: "ok" }, "x".repeat(INPUT_LIMITS.jsonString + 1)] })).toThrow(
+      /^a\[1\]: longer than 20000 characters/,
+    );
     expect(() => assertBoundedJson("x".repeat(INPUT_LIMITS.jsonString + 1))).toThrow(/^body: longer/);
     // Characters are code points: 20,000 emoji (40,000 UTF-16 units) are 20,000 characters.
     expect(() => assertBoundedJson({ text: "😀".repeat(20_000) })).not.toThrow();
@@ -65,7 +67,10 @@ describe("costly parsing is bounded by length first", () => {
     const longEmail = `${"a".repeat(250)}@example.com`;
     expect(parseHandle(longEmail)).toBeUndefined();
     expect(parseHandleMemo(longEmail)).toBeUndefined();
-    expect(parseHandle(`${"a".repeat(200)}@example.com`)).toEqual({ kind: "email", value: `${"a".repeat(200)}@example.com` });
+    expect(parseHandle(`${"a".repeat(200)}@example.com`)).toEqual({
+      kind: "email",
+      value: `${"a".repeat(200)}@example.com`,
+    });
   });
 
   it("a duration longer than 64 characters is refused before it is read", () => {

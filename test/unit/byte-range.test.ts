@@ -15,14 +15,24 @@ describe("Range headers (RFC 9110 section 14) for a 1000-byte file", () => {
     expect(parseByteRange(header, 1_000)).toEqual(range);
   });
 
-  it.each(["bytes=1000-", "bytes=1000-1001", "bytes=-0", `bytes=${"9".repeat(20)}-`])("%s is unsatisfiable (416)", (header) => {
-    expect(parseByteRange(header, 1_000)).toBe("unsatisfiable");
-  });
-
-  it.each([null, "", "bytes=", "bytes=-", "items=0-1", "bytes=5-2", "bytes=0-1,3-4", "bytes=abc", `bytes=0-${"9".repeat(40)}`])(
-    "%j is ignored: the whole file is sent",
+  it.each(["bytes=1000-", "bytes=1000-1001", "bytes=-0", `bytes=${"9".repeat(20)}-`])(
+    "%s is unsatisfiable (416)",
     (header) => {
-      expect(parseByteRange(header, 1_000)).toBeUndefined();
+      expect(parseByteRange(header, 1_000)).toBe("unsatisfiable");
     },
   );
+
+  it.each([
+    null,
+    "",
+    "bytes=",
+    "bytes=-",
+    "items=0-1",
+    "bytes=5-2",
+    "bytes=0-1,3-4",
+    "bytes=abc",
+    `bytes=0-${"9".repeat(40)}`,
+  ])("%j is ignored: the whole file is sent", (header) => {
+    expect(parseByteRange(header, 1_000)).toBeUndefined();
+  });
 });

@@ -31,7 +31,8 @@ describe("the store: checkpoints off the event loop", () => {
   /** One commit of about `pages` pages. */
   const bigCommit = async (pages: number, tag: string) => {
     db!.transaction(() => {
-      for (let i = 0; i < pages; i++) db!.run(db!.q.insertInto("meta").values({ key: `${tag}${i}`, value: "v".repeat(3_500) }));
+      for (let i = 0; i < pages; i++)
+        db!.run(db!.q.insertInto("meta").values({ key: `${tag}${i}`, value: "v".repeat(3_500) }));
     });
     await db!.committed();
   };
@@ -72,11 +73,14 @@ describe("the store: checkpoints off the event loop", () => {
     await commits(100);
     // Far fewer frames than SQLite's own checkpoint waits for: only the worker copies them.
     expect(wal(path).frames).toBeLessThan(1_000);
-    await vi.waitFor(() => {
-      const { frames, copied } = wal(path);
-      expect(copied).toBeGreaterThan(0);
-      expect(copied).toBe(frames);
-    }, { timeout: 10_000, interval: 20 });
+    await vi.waitFor(
+      () => {
+        const { frames, copied } = wal(path);
+        expect(copied).toBeGreaterThan(0);
+        expect(copied).toBe(frames);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
     // A COMMIT past SQLite's 1,000 pages no longer copies them itself (the worker does, later).
     const { frames, copied } = await walAfterBigCommit(path);
     expect(frames).toBeGreaterThan(1_000);

@@ -62,7 +62,16 @@ describe("the clock (SANDBOX.md section 4)", () => {
   });
 
   it("refuses a timestamp with a field out of range instead of rolling it over", () => {
-    for (const value of ["2026-02-30T00:00:00.000Z", "2026-04-31T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01T00:60:00Z", "2026-01-01T00:00:60Z", "2026-00-10T00:00:00Z", "2026-01-00T00:00:00Z", "2026-01-01T00:00:00+24:00"]) {
+    for (const value of [
+      "2026-02-30T00:00:00.000Z",
+      "2026-04-31T00:00:00Z",
+      "2026-01-01T24:00:00Z",
+      "2026-01-01T00:60:00Z",
+      "2026-01-01T00:00:60Z",
+      "2026-00-10T00:00:00Z",
+      "2026-01-00T00:00:00Z",
+      "2026-01-01T00:00:00+24:00",
+    ]) {
       expect(parseIsoTime(value), value).toBeUndefined();
     }
     expect(parseIsoTime("2028-02-29T23:59:59.999Z")).toBe(Date.UTC(2028, 1, 29, 23, 59, 59, 999));
@@ -71,9 +80,19 @@ describe("the clock (SANDBOX.md section 4)", () => {
 
   it("writes every timestamp exactly as toISOString does", () => {
     const cases = [
-      0, 1, 999, 1_000, 86_399_999, 86_400_000,
-      Date.UTC(2000, 1, 29, 23, 59, 59, 999), Date.UTC(2000, 2, 1), Date.UTC(2100, 1, 28, 12), Date.UTC(2100, 2, 1),
-      Date.UTC(2024, 11, 31, 23, 59, 59, 999), Date.UTC(2025, 0, 1), Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+      0,
+      1,
+      999,
+      1_000,
+      86_399_999,
+      86_400_000,
+      Date.UTC(2000, 1, 29, 23, 59, 59, 999),
+      Date.UTC(2000, 2, 1),
+      Date.UTC(2100, 1, 28, 12),
+      Date.UTC(2100, 2, 1),
+      Date.UTC(2024, 11, 31, 23, 59, 59, 999),
+      Date.UTC(2025, 0, 1),
+      Date.UTC(9999, 11, 31, 23, 59, 59, 999),
     ];
     // Spread over 1970-9999 by a fixed sequence (Park-Miller), so that a failure repeats.
     let seed = 20_261_126;

@@ -5,7 +5,13 @@ import { openDatabase } from "../../src/store/database.js";
 describe("compileOnce: build a query once, bind new arguments each call", () => {
   it("keeps the SQL and puts the arguments where their placeholders were", () => {
     const query = compileOnce<[string, number], unknown>((q, arg) =>
-      q.selectFrom("messages").select("id").where("account_id", "=", arg(0)).where("created_at", "<", arg(1)).where("direction", "=", "inbound").limit(5),
+      q
+        .selectFrom("messages")
+        .select("id")
+        .where("account_id", "=", arg(0))
+        .where("created_at", "<", arg(1))
+        .where("direction", "=", "inbound")
+        .limit(5),
     );
     const first = query("a", 1).compile();
     const second = query("b", 2).compile();
@@ -24,7 +30,12 @@ describe("compileOnce: build a query once, bind new arguments each call", () => 
 
   it("binds an argument used twice, or out of order, in each of its places", () => {
     const query = compileOnce<[string, number], unknown>((q, arg) =>
-      q.selectFrom("messages").select("id").where("created_at", "<", arg(1)).where("account_id", "=", arg(0)).where("conversation_id", "=", arg(0)),
+      q
+        .selectFrom("messages")
+        .select("id")
+        .where("created_at", "<", arg(1))
+        .where("account_id", "=", arg(0))
+        .where("conversation_id", "=", arg(0)),
     );
     expect(query("a", 1).compile().parameters).toEqual([1, "a", "a"]);
   });
@@ -37,7 +48,9 @@ describe("compileOnce: the database runs a bound query by its SQL", () => {
       const insert = compileOnce<[string, string], unknown>((q, arg) =>
         q.insertInto("meta").values({ key: arg(0), value: arg(1) }),
       );
-      const read = compileOnce<[string], { value: string }>((q, arg) => q.selectFrom("meta").select("value").where("key", "=", arg(0)));
+      const read = compileOnce<[string], { value: string }>((q, arg) =>
+        q.selectFrom("meta").select("value").where("key", "=", arg(0)),
+      );
       const write = insert("speed", "fast");
       const compile = vi.spyOn(write, "compile");
       expect(db.run(write).changes).toBe(1);

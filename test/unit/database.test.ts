@@ -78,7 +78,9 @@ describe("the store: transactions with group commit", () => {
     db.transaction(() => put("lost"));
     const waiting = db.committed();
     // What a fatal error (a full disk) does: SQLite ends the transaction on its own.
-    db.run({ compile: () => ({ sql: "ROLLBACK", parameters: [], query: undefined as never, queryId: undefined as never }) });
+    db.run({
+      compile: () => ({ sql: "ROLLBACK", parameters: [], query: undefined as never, queryId: undefined as never }),
+    });
     await expect(waiting).rejects.toThrow(/rolled back/);
     expect(countOutside()).toBe(0);
   });

@@ -36,6 +36,8 @@ describe("withExtension and contentDisposition", () => {
   });
 
   it("carries the name for old clients (ASCII) and new ones (RFC 5987)", () => {
-    expect(contentDisposition("inline", 'a "b" é.png')).toBe(`inline; filename="a _b_ _.png"; filename*=UTF-8''a%20%22b%22%20%C3%A9.png`);
+    expect(contentDisposition("inline", 'a "b" é.png')).toBe(
+      `inline; filename="a _b_ _.png"; filename*=UTF-8''a%20%22b%22%20%C3%A9.png`,
+    );
   });
 });

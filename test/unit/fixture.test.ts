@@ -43,24 +43,80 @@ describe("fixture file (SANDBOX.md section 2)", () => {
       ["no accounts", (f) => (f.accounts = []), /^my\.json: accounts: must list at least one account/],
       ["accounts not an array", (f) => (f.accounts = {}), /^my\.json: accounts: /],
       ["empty account name", (f) => (f.accounts[0].name = ""), /accounts\[0\]\.name: must not be empty/],
-      ["duplicate account name", (f) => f.accounts.push({ ...f.accounts[0], api_key: undefined, otp_api_key: undefined, numbers: [] }), /accounts\[1\]\.name: account name "Acme" appears twice/],
-      ["api_key of the wrong kind", (f) => (f.accounts[0].api_key = "otp_live_x"), /accounts\[0\]\.api_key: must look like sk_test_/],
-      ["otp_api_key of the wrong kind", (f) => (f.accounts[0].otp_api_key = "sk_test_x"), /accounts\[0\]\.otp_api_key: must look like otp_live_/],
-      ["otp_suspended not a boolean", (f) => (f.accounts[0].otp_suspended = "yes"), /accounts\[0\]\.otp_suspended: must be a boolean, not a string$/],
-      ["invalid number", (f) => (f.accounts[0].numbers[1].handle = "+15555550101"), /accounts\[0\]\.numbers\[1\]\.handle: "\+15555550101" is not a valid phone number/],
-      ["unknown channel", (f) => (f.accounts[0].numbers[0].channels = ["telegram"]), /accounts\[0\]\.numbers\[0\]\.channels\[0\]: must be one of "imessage", "sms", "whatsapp"$/],
-      ["no channels", (f) => (f.accounts[0].numbers[0].channels = []), /accounts\[0\]\.numbers\[0\]\.channels: must name at least one channel/],
-      ["whatsapp_api on a non-WhatsApp number", (f) => (f.accounts[0].numbers[0].whatsapp_api = "cloud"), /accounts\[0\]\.numbers\[0\]\.whatsapp_api: is only for numbers that serve whatsapp/],
-      ["unknown whatsapp_api", (f) => (f.accounts[0].numbers[1].whatsapp_api = "business"), /accounts\[0\]\.numbers\[1\]\.whatsapp_api: /],
-      ["number owned twice", (f) => (f.accounts[0].numbers[1].handle = f.accounts[0].numbers[0].handle), /numbers\[1\]\.handle: number "\+14155550101" appears twice/],
+      [
+        "duplicate account name",
+        (f) => f.accounts.push({ ...f.accounts[0], api_key: undefined, otp_api_key: undefined, numbers: [] }),
+        /accounts\[1\]\.name: account name "Acme" appears twice/,
+      ],
+      [
+        "api_key of the wrong kind",
+        (f) => (f.accounts[0].api_key = "otp_live_x"),
+        /accounts\[0\]\.api_key: must look like sk_test_/,
+      ],
+      [
+        "otp_api_key of the wrong kind",
+        (f) => (f.accounts[0].otp_api_key = "sk_test_x"),
+        /accounts\[0\]\.otp_api_key: must look like otp_live_/,
+      ],
+      [
+        "otp_suspended not a boolean",
+        (f) => (f.accounts[0].otp_suspended = "yes"),
+        /accounts\[0\]\.otp_suspended: must be a boolean, not a string$/,
+      ],
+      [
+        "invalid number",
+        (f) => (f.accounts[0].numbers[1].handle = "+15555550101"),
+        /accounts\[0\]\.numbers\[1\]\.handle: "\+15555550101" is not a valid phone number/,
+      ],
+      [
+        "unknown channel",
+        (f) => (f.accounts[0].numbers[0].channels = ["telegram"]),
+        /accounts\[0\]\.numbers\[0\]\.channels\[0\]: must be one of "imessage", "sms", "whatsapp"$/,
+      ],
+      [
+        "no channels",
+        (f) => (f.accounts[0].numbers[0].channels = []),
+        /accounts\[0\]\.numbers\[0\]\.channels: must name at least one channel/,
+      ],
+      [
+        "whatsapp_api on a non-WhatsApp number",
+        (f) => (f.accounts[0].numbers[0].whatsapp_api = "cloud"),
+        /accounts\[0\]\.numbers\[0\]\.whatsapp_api: is only for numbers that serve whatsapp/,
+      ],
+      [
+        "unknown whatsapp_api",
+        (f) => (f.accounts[0].numbers[1].whatsapp_api = "business"),
+        /accounts\[0\]\.numbers\[1\]\.whatsapp_api: /,
+      ],
+      [
+        "number owned twice",
+        (f) => (f.accounts[0].numbers[1].handle = f.accounts[0].numbers[0].handle),
+        /numbers\[1\]\.handle: number "\+14155550101" appears twice/,
+      ],
       ["unknown field (a typo)", (f) => (f.accounts[0].nubmers = []), /accounts\[0\]: Unrecognized key.*nubmers/],
-      ["invalid contact handle", (f) => (f.contacts[0].handle = "not a phone"), /contacts\[0\]\.handle: "not a phone" is neither/],
+      [
+        "invalid contact handle",
+        (f) => (f.contacts[0].handle = "not a phone"),
+        /contacts\[0\]\.handle: "not a phone" is neither/,
+      ],
       ["unknown platform", (f) => (f.contacts[0].platform = "windows"), /contacts\[0\]\.platform: /],
       ["contact trait not a boolean", (f) => (f.contacts[0].read_receipts = "off"), /contacts\[0\]\.read_receipts: /],
-      ["duplicate contact", (f) => f.contacts.push({ handle: f.contacts[0].handle }), /contacts\[2\]\.handle: contact "\+14155550191" appears twice/],
+      [
+        "duplicate contact",
+        (f) => f.contacts.push({ handle: f.contacts[0].handle }),
+        /contacts\[2\]\.handle: contact "\+14155550191" appears twice/,
+      ],
       ["invalid OTP number", (f) => (f.otp.number = "12"), /otp\.number: "12" is not a valid phone number/],
-      ["an account's number as the OTP number", (f) => (f.otp.number = f.accounts[0].numbers[0].handle), /otp\.number: "\+14155550101" is a number of account "Acme" too/],
-      ["an account's number as the OTP WhatsApp number", (f) => (f.otp.whatsapp_number = f.accounts[0].numbers[1].handle), /otp\.whatsapp_number: "\+\d+" is a number of account "Acme" too/],
+      [
+        "an account's number as the OTP number",
+        (f) => (f.otp.number = f.accounts[0].numbers[0].handle),
+        /otp\.number: "\+14155550101" is a number of account "Acme" too/,
+      ],
+      [
+        "an account's number as the OTP WhatsApp number",
+        (f) => (f.otp.whatsapp_number = f.accounts[0].numbers[1].handle),
+        /otp\.whatsapp_number: "\+\d+" is a number of account "Acme" too/,
+      ],
     ])("%s", (_name, edit, message) => {
       expect(problem(edit)).toMatch(message);
     });
@@ -76,6 +132,8 @@ describe("the shipped fixture parsed at build time (scripts/default-fixture.mjs)
     // @ts-expect-error a build script, plain JavaScript
     const { parsedDefaultFixture } = await import("../../scripts/default-fixture.mjs");
     const atBuild = await parsedDefaultFixture();
-    expect(atBuild).toEqual(JSON.parse(JSON.stringify(parseFixtureText(readFileSync("fixtures/default.json", "utf8"), "default.json"))));
+    expect(atBuild).toEqual(
+      JSON.parse(JSON.stringify(parseFixtureText(readFileSync("fixtures/default.json", "utf8"), "default.json"))),
+    );
   }, 30_000);
 });

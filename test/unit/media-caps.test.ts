@@ -25,11 +25,13 @@ describe("the media cap rule (SANDBOX.md section 5), SMS/MMS cap of 1 MiB", () =
   it("says why a file is rejected", () => {
     expect(capVerdict(file("application/pdf", 2_000_000), sms("fit"))).toEqual({
       decision: "rejected",
-      error: "Attachment f (application/pdf, 1.9 MiB) is over the SMS/MMS media cap of 1.0 MiB; only images and video are transcoded to fit",
+      error:
+        "Attachment f (application/pdf, 1.9 MiB) is over the SMS/MMS media cap of 1.0 MiB; only images and video are transcoded to fit",
     });
     expect(capVerdict(file("image/png", 2_000_000), sms("original"))).toEqual({
       decision: "rejected",
-      error: "Attachment f (image/png, 1.9 MiB) is over the SMS/MMS media cap of 1.0 MiB and media_quality is original (never transcoded)",
+      error:
+        "Attachment f (image/png, 1.9 MiB) is over the SMS/MMS media cap of 1.0 MiB and media_quality is original (never transcoded)",
     });
   });
 });

@@ -61,8 +61,17 @@ describe("WhatsApp rate limit (SANDBOX.md section 5): cool-down 2 min doubling t
 
   it("retries at the end of the cool-down, uncounted, within 24 h", () => {
     const state = freshRetryState(0);
-    expect(decideRetry(state, { kind: "rate_limited", until: 2 * MIN }, 0, "+1")).toMatchObject({ retry: true, at: 2 * MIN, state: { attempts: 0 } });
-    expect(decideRetry(state, { kind: "rate_limited", until: DAY + 30 * MIN }, DAY - MIN, "+1")).toMatchObject({ retry: true, at: DAY });
-    expect(decideRetry(state, { kind: "rate_limited", until: DAY + 30 * MIN }, DAY, "+1")).toMatchObject({ retry: false });
+    expect(decideRetry(state, { kind: "rate_limited", until: 2 * MIN }, 0, "+1")).toMatchObject({
+      retry: true,
+      at: 2 * MIN,
+      state: { attempts: 0 },
+    });
+    expect(decideRetry(state, { kind: "rate_limited", until: DAY + 30 * MIN }, DAY - MIN, "+1")).toMatchObject({
+      retry: true,
+      at: DAY,
+    });
+    expect(decideRetry(state, { kind: "rate_limited", until: DAY + 30 * MIN }, DAY, "+1")).toMatchObject({
+      retry: false,
+    });
   });
 });

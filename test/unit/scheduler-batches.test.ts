@@ -14,7 +14,10 @@ describe("the scheduler's batches (bench/README.md)", () => {
     insertJob(db, { kind, payload, due_at: dueAt, lane, created_at: clock.now() });
   const meta = () => db.all(db.q.selectFrom("meta").select("key").orderBy("key")).map((row) => row.key);
   const put = (key: string) => db.run(db.q.insertInto("meta").values({ key, value: "v" }));
-  const start = (handlers: Record<string, BoundJobHandler>, options: { maxInFlight?: number; onJobError?: () => void } = {}) => {
+  const start = (
+    handlers: Record<string, BoundJobHandler>,
+    options: { maxInFlight?: number; onJobError?: () => void } = {},
+  ) => {
     scheduler = new Scheduler({ db, clock, handlers, ...options });
     return scheduler;
   };
@@ -36,7 +39,9 @@ describe("the scheduler's batches (bench/README.md)", () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
         return () => (order.push(String(payload)), put(`done ${payload}`));
       },
-      fast: async (payload): Promise<JobCompletion> => () => (order.push(String(payload)), put(`done ${payload}`)),
+      fast:
+        async (payload): Promise<JobCompletion> =>
+        () => (order.push(String(payload)), put(`done ${payload}`)),
     };
     schedule("slow", T0, "slow one");
     schedule("fast", T0, "fast one");
@@ -100,12 +105,14 @@ describe("the scheduler's batches (bench/README.md)", () => {
   it("in an advance, async jobs without a lane due at one instant run side by side, laned ones one at a time", async () => {
     let active = { free: 0, laned: 0 };
     const most = { free: 0, laned: 0 };
-    const track = (kind: "free" | "laned"): BoundJobHandler => async () => {
-      active = { ...active, [kind]: active[kind] + 1 };
-      most[kind] = Math.max(most[kind], active[kind]);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      active = { ...active, [kind]: active[kind] - 1 };
-    };
+    const track =
+      (kind: "free" | "laned"): BoundJobHandler =>
+      async () => {
+        active = { ...active, [kind]: active[kind] + 1 };
+        most[kind] = Math.max(most[kind], active[kind]);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        active = { ...active, [kind]: active[kind] - 1 };
+      };
     for (let i = 0; i < 10; i++) schedule("free", T0 + 100);
     for (let i = 0; i < 10; i++) schedule("laned", T0 + 100, i, `lane-${i % 2}`);
     await start({ free: track("free"), laned: track("laned") }, { maxInFlight: 4 }).advance(100);

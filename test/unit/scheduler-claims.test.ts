@@ -2,7 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { manualClock, realClock } from "../../src/scheduler/clock.js";
 import { Scheduler } from "../../src/scheduler/scheduler.js";
 import { listJobs } from "../../src/store/jobs.js";
-import { countReads, recordingHandlers, schedulerHarness, T0, until, type SchedulerHarness } from "../helpers/scheduler.js";
+import {
+  countReads,
+  recordingHandlers,
+  schedulerHarness,
+  T0,
+  until,
+  type SchedulerHarness,
+} from "../helpers/scheduler.js";
 
 /**
  * A retry in flight is marked running so that the reads of due free jobs skip it; a first
@@ -69,7 +76,11 @@ describe("the scheduler's claims", () => {
     await until(() => h.runs.length === 1);
     // A second process on the same database (the first one died with the attempt in flight).
     const again: unknown[] = [];
-    const restarted = new Scheduler({ db: h.db, clock: manualClock(h.db, T0), handlers: recordingHandlers((_kind, payload) => void again.push(payload)) });
+    const restarted = new Scheduler({
+      db: h.db,
+      clock: manualClock(h.db, T0),
+      handlers: recordingHandlers((_kind, payload) => void again.push(payload)),
+    });
     restarted.start();
     restarted.wake(T0, "webhook:1");
     await until(() => again.length === 1);

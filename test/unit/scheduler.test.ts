@@ -3,7 +3,14 @@ import { manualClock, type SchedulerClock } from "../../src/scheduler/clock.js";
 import { Scheduler } from "../../src/scheduler/scheduler.js";
 import type { Db } from "../../src/store/database.js";
 import { listJobs } from "../../src/store/jobs.js";
-import { countReads as countReadsOf, recordingHandlers, schedulerHarness, T0, until, type SchedulerHarness } from "../helpers/scheduler.js";
+import {
+  countReads as countReadsOf,
+  recordingHandlers,
+  schedulerHarness,
+  T0,
+  until,
+  type SchedulerHarness,
+} from "../helpers/scheduler.js";
 
 describe("the scheduler (SANDBOX.md section 4)", () => {
   let db: Db;
@@ -29,7 +36,11 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
       schedule("a", T0 + 1_000);
       schedule("b", T0 + 2_000);
       await scheduler.advance(5_000);
-      expect(runs.map((r) => [r.kind, r.at - T0])).toEqual([["a", 1_000], ["b", 2_000], ["c", 3_000]]);
+      expect(runs.map((r) => [r.kind, r.at - T0])).toEqual([
+        ["a", 1_000],
+        ["b", 2_000],
+        ["c", 3_000],
+      ]);
       expect(clock.now()).toBe(T0 + 5_000);
     });
 
@@ -44,7 +55,11 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
       handlers.child = () => void schedule("grandchild", clock.now() + 30_000);
       schedule("parent", T0 + 10_000);
       await scheduler.advance(70_000);
-      expect(runs.map((r) => [r.kind, r.at - T0])).toEqual([["parent", 10_000], ["child", 40_000], ["grandchild", 70_000]]);
+      expect(runs.map((r) => [r.kind, r.at - T0])).toEqual([
+        ["parent", 10_000],
+        ["child", 40_000],
+        ["grandchild", 70_000],
+      ]);
     });
 
     it("includes jobs due exactly at the target, and leaves later ones", async () => {
@@ -82,7 +97,11 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
       schedule("attempt", T0 + 1_000, 1, "webhook:1");
       schedule("attempt", T0 + 1_000, 2, "webhook:1");
       await scheduler.advance(5_000);
-      expect(runs.map((r) => [r.kind, r.at - T0]).sort()).toEqual([["attempt", 1_000], ["attempt", 1_000], ["follow-up", 1_000]]);
+      expect(runs.map((r) => [r.kind, r.at - T0]).sort()).toEqual([
+        ["attempt", 1_000],
+        ["attempt", 1_000],
+        ["follow-up", 1_000],
+      ]);
       expect(listJobs(db)).toEqual([]);
     });
 
@@ -107,7 +126,10 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
       const attempts = runs.filter((r) => r.kind === "attempt");
       const early = [...Array(40).keys()].filter((i) => i % 4 !== 3);
       const late = [...Array(40).keys()].filter((i) => i % 4 === 3);
-      expect(attempts.map((r) => [r.payload, r.at - T0])).toEqual([...early.map((i) => [i, 1_000]), ...late.map((i) => [i, 2_000])]);
+      expect(attempts.map((r) => [r.payload, r.at - T0])).toEqual([
+        ...early.map((i) => [i, 1_000]),
+        ...late.map((i) => [i, 2_000]),
+      ]);
       // A read at each instant the advance visits and one more once its attempts are done (the
       // start, 1 s and 2 s: five), where it was one read per attempt (forty-odd).
       expect(reads.length).toBeLessThanOrEqual(6);
@@ -152,7 +174,12 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
       };
       for (let i = 0; i < 3; i++) schedule("attempt", T0 + 1_000, i, `webhook:${i}`);
       await scheduler.advance(5_000);
-      expect(runs.map((r) => [r.payload, r.at - T0])).toEqual([[0, 1_000], [1, 1_000], [2, 1_000], [99, 1_000]]);
+      expect(runs.map((r) => [r.payload, r.at - T0])).toEqual([
+        [0, 1_000],
+        [1, 1_000],
+        [2, 1_000],
+        [99, 1_000],
+      ]);
       expect(listJobs(db)).toEqual([]);
     });
   });
@@ -252,7 +279,11 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
 
     it("resumes a manual clock's jobs from the database", async () => {
       schedule("later", T0 + 3_600_000);
-      const again = new Scheduler({ db, clock: manualClock(db, T0), handlers: recordingHandlers((kind) => void runs.push({ kind, at: 0, payload: null })) });
+      const again = new Scheduler({
+        db,
+        clock: manualClock(db, T0),
+        handlers: recordingHandlers((kind) => void runs.push({ kind, at: 0, payload: null })),
+      });
       await again.advance(3_600_000);
       await again.stop();
       expect(runs.map((r) => r.kind)).toEqual(["later"]);

@@ -7,7 +7,6 @@ import { openDatabase, type Db } from "../../src/store/database.js";
 setFlagsFromString("--allow-natives-syntax");
 const hasFastProperties = new Function("object", "return %HasFastProperties(object)") as (object: object) => boolean;
 
-
 describe("the store's rows: one fast shape per statement", () => {
   let db: Db;
   beforeEach(async () => {
@@ -17,11 +16,20 @@ describe("the store's rows: one fast shape per statement", () => {
   const select = (text: string) => ({ compile: () => sql.raw<Record<string, unknown>>(text).compile(db.q) });
 
   it("gives a 28-column messages row fast properties (better-sqlite3's own row is a dictionary)", () => {
-    db.run(select(`INSERT INTO messages (id, account_id, conversation_id, direction, status, number_handle, remote_handle, backoff_ms, created_at, updated_at)
-      VALUES ('m1', 'a1', 'c1', 'outbound', 'queued', '+14155550101', '+14155552000', 30000, 1, 2)`));
+    db.run(
+      select(`INSERT INTO messages (id, account_id, conversation_id, direction, status, number_handle, remote_handle, backoff_ms, created_at, updated_at)
+      VALUES ('m1', 'a1', 'c1', 'outbound', 'queued', '+14155550101', '+14155552000', 30000, 1, 2)`),
+    );
     const [row] = db.all(db.q.selectFrom("messages").selectAll());
     expect(Object.keys(row ?? {})).toHaveLength(28);
-    expect(row).toMatchObject({ id: "m1", status: "queued", channel: null, backoff_ms: 30000, attempts: 0, created_at: 1 });
+    expect(row).toMatchObject({
+      id: "m1",
+      status: "queued",
+      channel: null,
+      backoff_ms: 30000,
+      attempts: 0,
+      created_at: 1,
+    });
     expect(hasFastProperties(row as object)).toBe(true);
   });
 

@@ -10,7 +10,10 @@ const HEADER = signatureHeader(SECRET, T, BODY);
 
 describe("explaining a signature (msgctl webhooks verify)", () => {
   it("verified", () => {
-    expect(diagnoseSignature(BODY, HEADER, SECRET, { now: NOW })).toMatchObject({ cause: "verified", result: { ok: true } });
+    expect(diagnoseSignature(BODY, HEADER, SECRET, { now: NOW })).toMatchObject({
+      cause: "verified",
+      result: { ok: true },
+    });
   });
 
   it("a wrong secret", () => {

@@ -34,7 +34,12 @@ describe("the acknowledgement window (spec section 6 delivery rule 1)", () => {
     expect(outcome).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
     expect(receiver.aborted()).toBe(true);
-    expect(outcome).toEqual({ acknowledged: false, statusCode: null, error: "no response within 10000 ms", aborted: false });
+    expect(outcome).toEqual({
+      acknowledged: false,
+      statusCode: null,
+      error: "no response within 10000 ms",
+      aborted: false,
+    });
   });
 
   it("any 2xx acknowledges; other statuses do not; redirects are not followed", async () => {
@@ -46,7 +51,11 @@ describe("the acknowledgement window (spec section 6 delivery rule 1)", () => {
       }) as unknown as typeof fetch;
     expect((await post(answer(200), 1_000)).acknowledged).toBe(true);
     expect((await post(answer(299), 1_000)).acknowledged).toBe(true);
-    expect(await post(answer(404), 1_000)).toMatchObject({ acknowledged: false, statusCode: 404, error: "receiver answered 404" });
+    expect(await post(answer(404), 1_000)).toMatchObject({
+      acknowledged: false,
+      statusCode: 404,
+      error: "receiver answered 404",
+    });
     expect(await post(answer(301, { location: "https://x.example/" }), 1_000)).toMatchObject({
       acknowledged: false,
       statusCode: 301,

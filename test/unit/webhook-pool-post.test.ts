@@ -30,7 +30,8 @@ afterEach(async () => {
   connections = 0;
 });
 
-const post = (signal: AbortSignal, timeoutMs = 10_000) => postOverPool(pools, { url, body: "{}", headers: { "content-type": "application/json" }, timeoutMs, signal });
+const post = (signal: AbortSignal, timeoutMs = 10_000) =>
+  postOverPool(pools, { url, body: "{}", headers: { "content-type": "application/json" }, timeoutMs, signal });
 
 describe("one POST over an endpoint's kept-alive connections (spec section 6 delivery rule 1)", () => {
   it("any 2xx acknowledges, other statuses do not, a redirect is not followed; bodies are read and the connection kept", async () => {
@@ -39,9 +40,18 @@ describe("one POST over an endpoint's kept-alive connections (spec section 6 del
     answer = (_req, res) => res.writeHead(204).end();
     expect(await post(signal)).toEqual({ acknowledged: true, statusCode: 204, error: null, aborted: false });
     answer = (_req, res) => res.writeHead(500).end("a body to drain");
-    expect(await post(signal)).toEqual({ acknowledged: false, statusCode: 500, error: "receiver answered 500", aborted: false });
+    expect(await post(signal)).toEqual({
+      acknowledged: false,
+      statusCode: 500,
+      error: "receiver answered 500",
+      aborted: false,
+    });
     answer = (_req, res) => res.writeHead(302, { location: "http://127.0.0.1:1/elsewhere" }).end();
-    expect(await post(signal)).toMatchObject({ acknowledged: false, statusCode: 302, error: "redirect to http://127.0.0.1:1/elsewhere not followed" });
+    expect(await post(signal)).toMatchObject({
+      acknowledged: false,
+      statusCode: 302,
+      error: "redirect to http://127.0.0.1:1/elsewhere not followed",
+    });
     // undici lets an idle socket rest one turn before reusing it: back-to-back POSTs take turns
     // on two kept-alive connections, never one each.
     expect(connections).toBeLessThanOrEqual(2);
@@ -67,7 +77,12 @@ describe("one POST over an endpoint's kept-alive connections (spec section 6 del
   it("no status within the window is a failed attempt", async () => {
     pools = new DeliveryConnections();
     answer = () => {};
-    expect(await post(new AbortController().signal, 50)).toEqual({ acknowledged: false, statusCode: null, error: "no response within 50 ms", aborted: false });
+    expect(await post(new AbortController().signal, 50)).toEqual({
+      acknowledged: false,
+      statusCode: null,
+      error: "no response within 50 ms",
+      aborted: false,
+    });
   });
 
   it("a stop aborts every POST in flight, reported as aborted; one listener on the signal serves them all", async () => {
@@ -78,14 +93,21 @@ describe("one POST over an endpoint's kept-alive connections (spec section 6 del
     await new Promise((resolve) => setImmediate(resolve));
     expect(getEventListeners(stop.signal, "abort")).toHaveLength(1);
     stop.abort();
-    for (const outcome of await Promise.all(inFlight)) expect(outcome).toMatchObject({ aborted: true, error: "aborted" });
+    for (const outcome of await Promise.all(inFlight))
+      expect(outcome).toMatchObject({ aborted: true, error: "aborted" });
   });
 });
 
 describe("a POST undici refuses outright", () => {
   it("is a failed attempt, not a thrown error", async () => {
     pools = new DeliveryConnections();
-    const outcome = await postOverPool(pools, { url, body: "{}", headers: { "x-bad": "line\nbreak" }, timeoutMs: 1_000, signal: new AbortController().signal });
+    const outcome = await postOverPool(pools, {
+      url,
+      body: "{}",
+      headers: { "x-bad": "line\nbreak" },
+      timeoutMs: 1_000,
+      signal: new AbortController().signal,
+    });
     expect(outcome).toMatchObject({ acknowledged: false, statusCode: null, aborted: false });
     expect(outcome.error).toMatch(/^request failed: /);
   });

@@ -17,21 +17,37 @@ describe("webhook signatures (spec section 5)", () => {
   it("verifies a good signature, from a string or a Buffer body", () => {
     const header = signatureHeader(SECRET, T, BODY);
     expect(verifyWebhook(BODY, header, SECRET, { now: NOW })).toEqual({ ok: true, timestamp: T });
-    expect(verifyWebhook(Buffer.from(BODY), header, SECRET, { now: new Date(NOW) })).toEqual({ ok: true, timestamp: T });
+    expect(verifyWebhook(Buffer.from(BODY), header, SECRET, { now: new Date(NOW) })).toEqual({
+      ok: true,
+      timestamp: T,
+    });
   });
 
   it("explains a wrong secret or a changed body as a signature mismatch", () => {
     const header = signatureHeader(SECRET, T, BODY);
-    expect(verifyWebhook(BODY, header, "whsec_another_secret_entirely", { now: NOW })).toMatchObject({ ok: false, reason: "signature_mismatch" });
+    expect(verifyWebhook(BODY, header, "whsec_another_secret_entirely", { now: NOW })).toMatchObject({
+      ok: false,
+      reason: "signature_mismatch",
+    });
     const reserialised = JSON.stringify(JSON.parse(BODY), null, 2);
-    expect(verifyWebhook(reserialised, header, SECRET, { now: NOW })).toMatchObject({ ok: false, reason: "signature_mismatch" });
+    expect(verifyWebhook(reserialised, header, SECRET, { now: NOW })).toMatchObject({
+      ok: false,
+      reason: "signature_mismatch",
+    });
   });
 
   it("rejects a timestamp outside the replay window (300 s by default)", () => {
     const header = signatureHeader(SECRET, T, BODY);
     expect(verifyWebhook(BODY, header, SECRET, { now: NOW + 300_000 }).ok).toBe(true);
-    expect(verifyWebhook(BODY, header, SECRET, { now: NOW + 301_000 })).toMatchObject({ ok: false, reason: "stale_timestamp", timestamp: T });
-    expect(verifyWebhook(BODY, header, SECRET, { now: NOW - 301_000 })).toMatchObject({ ok: false, reason: "stale_timestamp" });
+    expect(verifyWebhook(BODY, header, SECRET, { now: NOW + 301_000 })).toMatchObject({
+      ok: false,
+      reason: "stale_timestamp",
+      timestamp: T,
+    });
+    expect(verifyWebhook(BODY, header, SECRET, { now: NOW - 301_000 })).toMatchObject({
+      ok: false,
+      reason: "stale_timestamp",
+    });
     expect(verifyWebhook(BODY, header, SECRET, { now: NOW + 3_600_000, toleranceSeconds: 3_600 }).ok).toBe(true);
   });
 
@@ -56,6 +72,9 @@ describe("webhook signatures (spec section 5)", () => {
 
   it("refuses a parsed body with a reason that says so", () => {
     const header = signatureHeader(SECRET, T, BODY);
-    expect(verifyWebhook(JSON.parse(BODY), header, SECRET, { now: NOW })).toMatchObject({ ok: false, reason: "body_not_raw" });
+    expect(verifyWebhook(JSON.parse(BODY), header, SECRET, { now: NOW })).toMatchObject({
+      ok: false,
+      reason: "body_not_raw",
+    });
   });
 });

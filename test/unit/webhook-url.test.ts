@@ -63,14 +63,13 @@ describe("webhook URL rules (spec 4.4, SANDBOX.md section 1)", () => {
   });
 
   describe("URLs at creation", () => {
-    it.each([
-      "https://hooks.example.com/x",
-      "http://93.184.216.34:8080/hook?x=1",
-      "https://[2606:4700::1111]/",
-    ])("accepts the public URL %s", (url) => {
-      expect(reason(url)).toBeUndefined();
-      expect(reason(url, STRICT)).toBeUndefined();
-    });
+    it.each(["https://hooks.example.com/x", "http://93.184.216.34:8080/hook?x=1", "https://[2606:4700::1111]/"])(
+      "accepts the public URL %s",
+      (url) => {
+        expect(reason(url)).toBeUndefined();
+        expect(reason(url, STRICT)).toBeUndefined();
+      },
+    );
 
     it.each([
       ["ftp://example.com/", "http or https"],

@@ -11,20 +11,32 @@ import { UsageError } from "../usage-error.js";
  * known nowhere else: remembered here, `--account NAME` can select it. Returns the file's path
  * when it was changed.
  */
-async function changeStateAccounts(options: ConnectionFlags, change: (accounts: StateFile["accounts"]) => StateFile["accounts"]): Promise<string | undefined> {
+async function changeStateAccounts(
+  options: ConnectionFlags,
+  change: (accounts: StateFile["accounts"]) => StateFile["accounts"],
+): Promise<string | undefined> {
   const sameUrl = (a: string, b: string) => a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
   const { baseUrl } = resolveConnection(options);
   const stateDir = stateDirOf(options);
-  const written = await updateStateFile(stateDir, (state) => (sameUrl(state.base_url, baseUrl) ? { ...state, accounts: change(state.accounts) } : undefined));
+  const written = await updateStateFile(stateDir, (state) =>
+    sameUrl(state.base_url, baseUrl) ? { ...state, accounts: change(state.accounts) } : undefined,
+  );
   return written ? stateFilePath(stateDir) : undefined;
 }
 
 /** `msgctl accounts create [--name N] [--numbers K]`: a fresh account; its keys are shown this once. */
-export async function accountsCreate(options: ConnectionFlags & { name?: string; numbers?: number }, out: Output): Promise<NewAccount> {
-  if (options.numbers !== undefined && (options.numbers < 1 || options.numbers > 20)) throw new UsageError("--numbers must be from 1 to 20");
+export async function accountsCreate(
+  options: ConnectionFlags & { name?: string; numbers?: number },
+  out: Output,
+): Promise<NewAccount> {
+  if (options.numbers !== undefined && (options.numbers < 1 || options.numbers > 20))
+    throw new UsageError("--numbers must be from 1 to 20");
   const account = await connect(options).accounts.create({ name: options.name, number_count: options.numbers });
   const { name, api_key, otp_api_key, numbers } = account;
-  const remembered = await changeStateAccounts(options, (accounts) => [...accounts.filter((a) => a.name !== name), { name, api_key, otp_api_key, numbers }]);
+  const remembered = await changeStateAccounts(options, (accounts) => [
+    ...accounts.filter((a) => a.name !== name),
+    { name, api_key, otp_api_key, numbers },
+  ]);
   out.result(account, (a) => [
     out.color.green(`Created account ${a.name}`),
     ...details(out.color, [
@@ -32,7 +44,11 @@ export async function accountsCreate(options: ConnectionFlags & { name?: string;
       ["otp_api_key", a.otp_api_key],
       ["numbers", a.numbers.map((n) => n.handle).join(", ")],
     ]),
-    out.color.dim(remembered ? `The keys are shown only now, and kept in ${remembered}: select the account with --account ${JSON.stringify(a.name)}.` : "The keys are shown only now."),
+    out.color.dim(
+      remembered
+        ? `The keys are shown only now, and kept in ${remembered}: select the account with --account ${JSON.stringify(a.name)}.`
+        : "The keys are shown only now.",
+    ),
   ]);
   return account;
 }
@@ -44,14 +60,23 @@ export async function accountsList(options: ConnectionFlags, out: Output): Promi
     table(
       out.color,
       ["ACCOUNT", "API KEY", "OTP KEY", "NUMBERS"],
-      list.map((a) => [a.name, a.api_key ?? out.color.dim("(shown once)"), a.otp_api_key ?? out.color.dim("(shown once)"), a.numbers.map((n) => n.handle).join(", ")]),
+      list.map((a) => [
+        a.name,
+        a.api_key ?? out.color.dim("(shown once)"),
+        a.otp_api_key ?? out.color.dim("(shown once)"),
+        a.numbers.map((n) => n.handle).join(", "),
+      ]),
     ),
   );
   return accounts;
 }
 
 /** `msgctl accounts delete NAME`: the account and all its data (and its keys in the state file). */
-export async function accountsDelete(name: string, options: ConnectionFlags, out: Output): Promise<{ name: string; deleted: true }> {
+export async function accountsDelete(
+  name: string,
+  options: ConnectionFlags,
+  out: Output,
+): Promise<{ name: string; deleted: true }> {
   const result = await connect(options).accounts.delete(name);
   await changeStateAccounts(options, (accounts) => accounts.filter((a) => a.name !== name));
   out.result(result, () => out.color.green(`Deleted account ${name} and its data.`));

@@ -15,7 +15,10 @@ export function attachmentDetails(color: ChalkInstance, a: AttachmentResource): 
     ["id", a.id],
     ["filename", a.filename],
     ["type", a.mime_type],
-    ["size", `${formatSize(a.size_bytes)}${a.original_size_bytes !== a.size_bytes ? ` (uploaded ${formatSize(a.original_size_bytes)})` : ""}`],
+    [
+      "size",
+      `${formatSize(a.size_bytes)}${a.original_size_bytes !== a.size_bytes ? ` (uploaded ${formatSize(a.original_size_bytes)})` : ""}`,
+    ],
     ["status", a.status],
     ["message", a.message_id],
   ];
@@ -23,7 +26,10 @@ export function attachmentDetails(color: ChalkInstance, a: AttachmentResource): 
   if (a.duration_seconds !== null) entries.push(["duration", `${a.duration_seconds} s`]);
   if (a.delivery) {
     const d = a.delivery;
-    entries.push(["delivery", `${d.decision} on ${d.channel} (cap ${formatSize(d.cap_bytes)}, ${d.media_quality})${d.error ? `: ${d.error}` : ""}`]);
+    entries.push([
+      "delivery",
+      `${d.decision} on ${d.channel} (cap ${formatSize(d.cap_bytes)}, ${d.media_quality})${d.error ? `: ${d.error}` : ""}`,
+    ]);
   }
   entries.push(["url", a.url], ["url expires", a.url_expires_at], ["created", a.created_at]);
   return details(color, entries);
@@ -31,11 +37,19 @@ export function attachmentDetails(color: ChalkInstance, a: AttachmentResource): 
 
 /** A table of attachments. */
 export function attachmentsTable(color: ChalkInstance, list: AttachmentResource[]): string[] {
-  return table(color, ["ID", "FILENAME", "TYPE", "SIZE"], list.map((a) => [a.id, a.filename, a.mime_type, formatSize(a.size_bytes)]));
+  return table(
+    color,
+    ["ID", "FILENAME", "TYPE", "SIZE"],
+    list.map((a) => [a.id, a.filename, a.mime_type, formatSize(a.size_bytes)]),
+  );
 }
 
 /** `msgctl attachments upload FILE…`: POST /v1/attachments, with progress on large uploads. */
-export async function attachmentsUpload(paths: string[], options: ConnectionFlags, out: Output): Promise<AttachmentResource[]> {
+export async function attachmentsUpload(
+  paths: string[],
+  options: ConnectionFlags,
+  out: Output,
+): Promise<AttachmentResource[]> {
   const attachments = await uploadFiles(connect(options), paths, out);
   out.result(attachments, (list) => attachmentsTable(out.color, list));
   return attachments;
@@ -47,18 +61,37 @@ const shellQuote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'$
 /** The curl line that PUTs a file to a presigned URL with its headers. */
 export function curlLine(presigned: PresignResult, file: string): string {
   const headers = Object.entries(presigned.headers).map(([name, value]) => `-H ${shellQuote(`${name}: ${value}`)}`);
-  return ["curl", "-X", "PUT", ...headers, "--data-binary", shellQuote(`@${file}`), shellQuote(presigned.upload_url)].join(" ");
+  return [
+    "curl",
+    "-X",
+    "PUT",
+    ...headers,
+    "--data-binary",
+    shellQuote(`@${file}`),
+    shellQuote(presigned.upload_url),
+  ].join(" ");
 }
 
 /** `msgctl attachments presign --filename F --content-type T`: prints the upload URL and the ready-made curl line. */
-export async function attachmentsPresign(options: ConnectionFlags & { filename: string; contentType: string }, out: Output): Promise<PresignResult> {
-  const presigned = await connect(options).attachments.presign({ filename: options.filename, content_type: options.contentType });
+export async function attachmentsPresign(
+  options: ConnectionFlags & { filename: string; contentType: string },
+  out: Output,
+): Promise<PresignResult> {
+  const presigned = await connect(options).attachments.presign({
+    filename: options.filename,
+    content_type: options.contentType,
+  });
   out.result(presigned, (p) => [
     ...details(out.color, [
       ["id", p.id],
       ["upload url", p.upload_url],
       ["method", p.method],
-      ["headers", Object.entries(p.headers).map(([name, value]) => `${name}: ${value}`).join(", ")],
+      [
+        "headers",
+        Object.entries(p.headers)
+          .map(([name, value]) => `${name}: ${value}`)
+          .join(", "),
+      ],
       ["expires", p.expires_at],
     ]),
     "",
@@ -94,12 +127,18 @@ async function openTarget(target: string, flag: boolean): Promise<FileHandle> {
     return await open(target, "w");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "";
-    throw new UsageError(`${flag ? "-o " : ""}${target}: cannot write there (${WRITE_FAILURES[code] ?? (code || (error as Error).message)})`);
+    throw new UsageError(
+      `${flag ? "-o " : ""}${target}: cannot write there (${WRITE_FAILURES[code] ?? (code || (error as Error).message)})`,
+    );
   }
 }
 
 /** `msgctl attachments download ID [-o FILE]`: the bytes through the signed url, to FILE (default: its filename here). */
-export async function attachmentsDownload(id: string, options: ConnectionFlags & { output?: string }, out: Output): Promise<AttachmentResource> {
+export async function attachmentsDownload(
+  id: string,
+  options: ConnectionFlags & { output?: string },
+  out: Output,
+): Promise<AttachmentResource> {
   const client = connect(options);
   const attachment = await client.attachments.get(id);
   const response = await client.attachments.download(attachment);
@@ -112,11 +151,19 @@ export async function attachmentsDownload(id: string, options: ConnectionFlags &
     throw error;
   }
   try {
-    await pipeline(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>), file.createWriteStream());
+    await pipeline(
+      Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>),
+      file.createWriteStream(),
+    );
   } catch (error) {
     // The bytes stopped coming (the sandbox stopped): what was saved is not the file.
     await rm(target, { force: true });
-    throw (error as Error)?.name === "TypeError" ? new ConnectionError(new URL(response.url || attachment.url).origin, new Error("the sandbox went away while sending the file")) : error;
+    throw (error as Error)?.name === "TypeError"
+      ? new ConnectionError(
+          new URL(response.url || attachment.url).origin,
+          new Error("the sandbox went away while sending the file"),
+        )
+      : error;
   }
   out.result(attachment, (a) => [`Saved ${target} (${formatSize(a.size_bytes)}, ${a.mime_type})`]);
   return attachment;

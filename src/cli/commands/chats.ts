@@ -30,7 +30,10 @@ export function chatDetails(color: ChalkInstance, c: ChatResource): string[] {
 }
 
 /** `msgctl chats list [--limit N] [--before T]`: threads, newest activity first (GET /v1/chats). */
-export async function chatsList(options: ConnectionFlags & { limit?: number; before?: string }, out: Output): Promise<ChatResource[]> {
+export async function chatsList(
+  options: ConnectionFlags & { limit?: number; before?: string },
+  out: Output,
+): Promise<ChatResource[]> {
   const page = await connect(options).chats.list({ limit: options.limit, before: options.before });
   out.result(page.data, (chats) => {
     const lines = table(
@@ -53,7 +56,10 @@ export async function chatsGet(id: string, options: ConnectionFlags, out: Output
 
 /** A comma-separated list of handles from a flag (`--to H,H…`, `--members H,H…`). */
 export function handleList(value: string, flag: string): string[] {
-  const handles = value.split(",").map((handle) => handle.trim()).filter(Boolean);
+  const handles = value
+    .split(",")
+    .map((handle) => handle.trim())
+    .filter(Boolean);
   if (handles.length === 0) throw new UsageError(`${flag} needs at least one handle (H,H…)`);
   return handles;
 }
@@ -68,20 +74,31 @@ export async function chatsCreate(
     { from_handle: options.from, addresses, message: options.message, title: options.title },
     { idempotencyKey: options.idempotencyKey },
   );
-  if (!out.json) out.line(replayed ? `Already created with this idempotency key: ${chat.id}` : `Created group ${chat.id}`);
+  if (!out.json)
+    out.line(replayed ? `Already created with this idempotency key: ${chat.id}` : `Created group ${chat.id}`);
   out.result(chat, (c) => chatDetails(out.color, c));
   return chat;
 }
 
 /** `msgctl chats rename ID --title T`: PATCH /v1/chats/:id. */
-export async function chatsRename(id: string, options: ConnectionFlags & { title: string }, out: Output): Promise<ChatResource> {
+export async function chatsRename(
+  id: string,
+  options: ConnectionFlags & { title: string },
+  out: Output,
+): Promise<ChatResource> {
   const chat = await connect(options).chats.rename(id, options.title);
   out.result(chat, (c) => chatDetails(out.color, c));
   return chat;
 }
 
 /** `msgctl chats add ID HANDLE` / `chats remove ID HANDLE`: the group's participants. */
-export async function chatsMember(what: "add" | "remove", id: string, handle: string, options: ConnectionFlags, out: Output): Promise<ChatResource> {
+export async function chatsMember(
+  what: "add" | "remove",
+  id: string,
+  handle: string,
+  options: ConnectionFlags,
+  out: Output,
+): Promise<ChatResource> {
   const chats = connect(options).chats;
   const chat = what === "add" ? await chats.addParticipant(id, handle) : await chats.removeParticipant(id, handle);
   out.result(chat, (c) => [`${what === "add" ? "Added" : "Removed"} ${handle}`, ...chatDetails(out.color, c)]);
@@ -96,7 +113,11 @@ export async function chatsRead(id: string, options: ConnectionFlags, out: Outpu
 }
 
 /** `msgctl chats typing ID [--stop]`: shows (or hides) the typing bubble on the contacts' phones. */
-export async function chatsTyping(id: string, options: ConnectionFlags & { stop?: boolean }, out: Output): Promise<ChatResource> {
+export async function chatsTyping(
+  id: string,
+  options: ConnectionFlags & { stop?: boolean },
+  out: Output,
+): Promise<ChatResource> {
   const client = connect(options);
   const chat = await client.chats.typing(id, !options.stop);
   if (out.json) {

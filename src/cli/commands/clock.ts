@@ -7,7 +7,12 @@ import { UsageError } from "../usage-error.js";
 const show = (out: Output) => (clock: ClockView) =>
   details(out.color, [
     ["now", clock.now],
-    ["mode", clock.mode === "manual" ? `${clock.mode} ${out.color.dim("(moves only with `msgctl clock advance`)")}` : clock.mode],
+    [
+      "mode",
+      clock.mode === "manual"
+        ? `${clock.mode} ${out.color.dim("(moves only with `msgctl clock advance`)")}`
+        : clock.mode,
+    ],
   ]);
 
 /** `msgctl clock`: the sandbox's time and mode; `--json` prints `{ now, mode }`. */

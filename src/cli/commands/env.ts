@@ -37,7 +37,8 @@ function refuseStoppedSandbox(options: ConnectionFlags): void {
 /** `msgctl env [--shell bash|fish|powershell]`: the variables as shell exports (`eval "$(msgctl env)"`). */
 export function env(options: ConnectionFlags & { shell?: string }, out: Output): SandboxEnv {
   const shell = (options.shell ?? "bash") as Shell;
-  if (!["bash", "fish", "powershell"].includes(shell)) throw new UsageError(`--shell must be bash, fish or powershell (got ${shell})`);
+  if (!["bash", "fish", "powershell"].includes(shell))
+    throw new UsageError(`--shell must be bash, fish or powershell (got ${shell})`);
   refuseStoppedSandbox(options);
   const connection = resolveConnection(options);
   const vars: SandboxEnv = { MSGCTL_BASE_URL: connection.baseUrl };

@@ -10,7 +10,11 @@ export interface Prompts {
   input(config: { message: string; default?: string; validate?: (value: string) => boolean | string }): Promise<string>;
   confirm(config: { message: string; default?: boolean }): Promise<boolean>;
   select<T extends string>(config: { message: string; choices: { name: string; value: T }[]; default?: T }): Promise<T>;
-  checkbox<T extends string>(config: { message: string; choices: { name: string; value: T; checked?: boolean }[]; required?: boolean }): Promise<T[]>;
+  checkbox<T extends string>(config: {
+    message: string;
+    choices: { name: string; value: T; checked?: boolean }[];
+    required?: boolean;
+  }): Promise<T[]>;
 }
 
 /** The real prompts, from @inquirer/prompts. */
@@ -21,7 +25,8 @@ export const inquirerPrompts: Prompts = {
   checkbox: (config) => checkbox(config),
 };
 
-const validPhone = (value: string) => (normalizePhone(value) ? true : "Enter a valid number in E.164 form, e.g. +14155550101");
+const validPhone = (value: string) =>
+  normalizePhone(value) ? true : "Enter a valid number in E.164 form, e.g. +14155550101";
 
 /** A small fixture with one account and the sample numbers: what `init --yes` writes. */
 export const starterFixture = {
@@ -42,7 +47,11 @@ export const starterFixture = {
 async function askNumbers(prompts: Prompts) {
   const numbers = [];
   do {
-    const handle = await prompts.input({ message: "Business number (E.164)", default: `+141555501${String(numbers.length + 1).padStart(2, "0")}`, validate: validPhone });
+    const handle = await prompts.input({
+      message: "Business number (E.164)",
+      default: `+141555501${String(numbers.length + 1).padStart(2, "0")}`,
+      validate: validPhone,
+    });
     const channels = await prompts.checkbox<"imessage" | "sms" | "whatsapp">({
       message: "Channels it serves",
       required: true,
@@ -70,13 +79,28 @@ async function askNumbers(prompts: Prompts) {
 
 async function askContacts(prompts: Prompts) {
   const contacts = [];
-  while (await prompts.confirm({ message: contacts.length ? "Add another contact?" : "Add a contact with a special profile?", default: false })) {
-    const handle = await prompts.input({ message: "Contact phone or iMessage email", validate: (v) => (parseHandle(v) ? true : "Enter a phone number or an email") });
-    const platform = await prompts.select({ message: "Platform", choices: [{ name: "iOS", value: "ios" as const }, { name: "Android", value: "android" as const }] });
+  while (
+    await prompts.confirm({
+      message: contacts.length ? "Add another contact?" : "Add a contact with a special profile?",
+      default: false,
+    })
+  ) {
+    const handle = await prompts.input({
+      message: "Contact phone or iMessage email",
+      validate: (v) => (parseHandle(v) ? true : "Enter a phone number or an email"),
+    });
+    const platform = await prompts.select({
+      message: "Platform",
+      choices: [
+        { name: "iOS", value: "ios" as const },
+        { name: "Android", value: "android" as const },
+      ],
+    });
     contacts.push({
       handle: parseHandle(handle)?.value,
       platform,
-      imessage: platform === "ios" ? await prompts.confirm({ message: "Registered with iMessage?", default: true }) : false,
+      imessage:
+        platform === "ios" ? await prompts.confirm({ message: "Registered with iMessage?", default: true }) : false,
       whatsapp: await prompts.confirm({ message: "On WhatsApp?", default: true }),
       reachable: await prompts.confirm({ message: "Reachable?", default: true }),
       read_receipts: await prompts.confirm({ message: "Read receipts on?", default: true }),
@@ -94,17 +118,28 @@ export async function init(
   const path = options.output ?? "msgctl.fixture.json";
   let raw: unknown = starterFixture;
   if (!options.yes) {
-    if (!out.interactive && prompts === inquirerPrompts) throw new UsageError("`msgctl init` asks questions: run it in a terminal, or pass --yes for a starter fixture");
+    if (!out.interactive && prompts === inquirerPrompts)
+      throw new UsageError("`msgctl init` asks questions: run it in a terminal, or pass --yes for a starter fixture");
     const name = await prompts.input({ message: "Account name", default: "My App" });
     const appName = await prompts.input({ message: "App name (shown in OTP replies)", default: name });
     const numbers = await askNumbers(prompts);
     const contacts = await askContacts(prompts);
-    const otpNumber = await prompts.input({ message: "OTP service number (users text codes here)", default: "+14155550190", validate: validPhone });
-    raw = { accounts: [{ name, app_name: appName, numbers }], contacts, otp: { number: normalizePhone(otpNumber), whatsapp_number: "+14155550189" } };
+    const otpNumber = await prompts.input({
+      message: "OTP service number (users text codes here)",
+      default: "+14155550190",
+      validate: validPhone,
+    });
+    raw = {
+      accounts: [{ name, app_name: appName, numbers }],
+      contacts,
+      otp: { number: normalizePhone(otpNumber), whatsapp_number: "+14155550189" },
+    };
   }
   const fixture = parseFixture(raw, path);
   if (existsSync(path) && !options.force) {
-    const overwrite = options.yes ? false : await prompts.confirm({ message: `${path} exists. Overwrite it?`, default: false });
+    const overwrite = options.yes
+      ? false
+      : await prompts.confirm({ message: `${path} exists. Overwrite it?`, default: false });
     if (!overwrite) throw new UsageError(`${path} exists: pass --force to overwrite it`);
   }
   writeFileSync(path, `${JSON.stringify(raw, null, 2)}\n`);

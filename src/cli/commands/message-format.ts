@@ -27,25 +27,45 @@ export function messageDetails(color: ChalkInstance, m: MessageResource): string
   for (const a of m.attachments) {
     const note = a.delivery && a.delivery.decision !== "unchanged" ? `, ${a.delivery.decision.replace(/_/g, " ")}` : "";
     const duration = a.duration_seconds === null ? "" : `, ${a.duration_seconds} s`;
-    entries.push(["attachment", `${a.id} ${a.filename} (${a.mime_type}, ${a.size_bytes} bytes${duration}${a.is_voice_memo ? ", voice memo" : ""}${note})`]);
+    entries.push([
+      "attachment",
+      `${a.id} ${a.filename} (${a.mime_type}, ${a.size_bytes} bytes${duration}${a.is_voice_memo ? ", voice memo" : ""}${note})`,
+    ]);
   }
   // A group message: how far it got with each member.
-  if (m.recipients?.length) entries.push(["recipients", m.recipients.map((r) => `${r.handle} ${r.read_at ? "read" : r.delivered_at ? "delivered" : "sent"}`).join(", ")]);
+  if (m.recipients?.length)
+    entries.push([
+      "recipients",
+      m.recipients.map((r) => `${r.handle} ${r.read_at ? "read" : r.delivered_at ? "delivered" : "sent"}`).join(", "),
+    ]);
   entries.push(["created", m.created_at]);
-  for (const [label, value] of [["sent", m.sent_at], ["delivered", m.delivered_at], ["read", m.read_at], ["edited", m.edited_at]] as const) {
+  for (const [label, value] of [
+    ["sent", m.sent_at],
+    ["delivered", m.delivered_at],
+    ["read", m.read_at],
+    ["edited", m.edited_at],
+  ] as const) {
     if (value) entries.push([label, value]);
   }
   return details(color, entries);
 }
 
-const clip = (text: string | null, width = 40) => (text === null ? "" : text.length > width ? `${text.slice(0, width - 1)}…` : text);
+const clip = (text: string | null, width = 40) =>
+  text === null ? "" : text.length > width ? `${text.slice(0, width - 1)}…` : text;
 
 /** A table of messages, newest first. */
 export function messagesTable(color: ChalkInstance, messages: MessageResource[]): string[] {
   return table(
     color,
     ["ID", "CREATED", "DIR", "STATUS", "CHANNEL", "TEXT"],
-    messages.map((m) => [m.id, m.created_at, m.direction === "inbound" ? "in" : "out", statusText(color, m.status), m.channel ?? "", clip(m.text)]),
+    messages.map((m) => [
+      m.id,
+      m.created_at,
+      m.direction === "inbound" ? "in" : "out",
+      statusText(color, m.status),
+      m.channel ?? "",
+      clip(m.text),
+    ]),
   );
 }
 
@@ -55,7 +75,15 @@ export function contactsTable(color: ChalkInstance, contacts: ContactView[]): st
   return table(
     color,
     ["HANDLE", "PLATFORM", "IMESSAGE", "WHATSAPP", "REACHABLE", "READ RECEIPTS", "SOURCE"],
-    contacts.map((c) => [c.handle, c.platform, yes(c.imessage), yes(c.whatsapp), yes(c.reachable), yes(c.read_receipts), c.description ? `${c.source}: ${c.description}` : c.source]),
+    contacts.map((c) => [
+      c.handle,
+      c.platform,
+      yes(c.imessage),
+      yes(c.whatsapp),
+      yes(c.reachable),
+      yes(c.read_receipts),
+      c.description ? `${c.source}: ${c.description}` : c.source,
+    ]),
   );
 }
 
@@ -66,7 +94,12 @@ export function faultDetails(color: ChalkInstance, f: NumberFaults): string[] {
     ["status", f.status === "online" ? color.green(f.status) : color.yellow(f.status)],
     ["offline", f.offline ? "yes" : "no"],
     ["transient errors", f.transient_remaining],
-    ["rate limited", f.rate_limited ? `yes (level ${f.rate_limit_level}${f.rate_limited_until ? `, cool-down until ${f.rate_limited_until}` : ""})` : "no"],
+    [
+      "rate limited",
+      f.rate_limited
+        ? `yes (level ${f.rate_limit_level}${f.rate_limited_until ? `, cool-down until ${f.rate_limited_until}` : ""})`
+        : "no",
+    ],
     ["re-link needed", f.relink_required ? "yes" : "no"],
   ]);
 }

@@ -34,7 +34,14 @@ export function reached(current: MessageStatus, target: MessageStatus): boolean 
  * with the message; throws WaitTimeout (exit 1) at the timeout, saying what was seen, or at once
  * when the status can no longer be reached. SIGINT/SIGTERM end it with 130/143.
  */
-export async function waitForStatus(client: MsgctlClient, id: string, target: MessageStatus, limitMs: number, out: Output, label: string): Promise<MessageResource> {
+export async function waitForStatus(
+  client: MsgctlClient,
+  id: string,
+  target: MessageStatus,
+  limitMs: number,
+  out: Output,
+  label: string,
+): Promise<MessageResource> {
   const deadline = Date.now() + limitMs;
   const progress = startProgress(out, `Waiting for ${id} to be ${target}`);
   return interruptible(async () => {
@@ -47,11 +54,17 @@ export async function waitForStatus(client: MsgctlClient, id: string, target: Me
           return message;
         }
         if (verdict === "never") {
-          throw new WaitTimeout(`Message ${id} is ${message.status}${message.error ? ` (${message.error})` : ""}: it will not be ${target}`, message);
+          throw new WaitTimeout(
+            `Message ${id} is ${message.status}${message.error ? ` (${message.error})` : ""}: it will not be ${target}`,
+            message,
+          );
         }
         progress.update(`Waiting for ${id} to be ${target} (now ${message.status})`);
         if (Date.now() >= deadline) {
-          throw new WaitTimeout(`Message ${id} was still ${message.status} after ${label} (wanted ${target}; on a manual clock, run \`msgctl clock advance\`)`, message);
+          throw new WaitTimeout(
+            `Message ${id} was still ${message.status} after ${label} (wanted ${target}; on a manual clock, run \`msgctl clock advance\`)`,
+            message,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
       }
@@ -63,7 +76,11 @@ export async function waitForStatus(client: MsgctlClient, id: string, target: Me
 }
 
 /** `msgctl wait message ID --status S [--timeout 10s]`. */
-export async function waitMessage(id: string, options: ConnectionFlags & { status: MessageStatus; timeout?: string }, out: Output): Promise<MessageResource> {
+export async function waitMessage(
+  id: string,
+  options: ConnectionFlags & { status: MessageStatus; timeout?: string },
+  out: Output,
+): Promise<MessageResource> {
   const limit = timeoutMs(options.timeout);
   const message = await waitForStatus(connect(options), id, options.status, limit, out, options.timeout ?? "10s");
   out.result(message, (m) => messageDetails(out.color, m));

@@ -33,7 +33,8 @@ export async function send(options: SendOptions, out: Output): Promise<MessageRe
   if (options.conversation === undefined && (options.to === undefined || options.from === undefined)) {
     throw new UsageError("Name the recipient: --to H --from N (one of your numbers), or --conversation ID");
   }
-  if (options.text === undefined && !options.attach?.length) throw new UsageError("Give --text, --attach FILE, or both");
+  if (options.text === undefined && !options.attach?.length)
+    throw new UsageError("Give --text, --attach FILE, or both");
   const limit = options.wait ? timeoutMs(options.timeout) : 0;
   const client = connect(options);
   const attachments = options.attach?.length ? await uploadFiles(client, options.attach, out) : [];
@@ -50,7 +51,10 @@ export async function send(options: SendOptions, out: Output): Promise<MessageRe
     attachment_ids: attachments.length > 0 ? attachments.map((a) => a.id) : undefined,
   };
   const { message, replayed } = await client.messages.send(input, { idempotencyKey: options.idempotencyKey });
-  if (!out.json) out.line(replayed ? `Already sent with this idempotency key: ${message.id} (${message.status})` : `Queued ${message.id}`);
+  if (!out.json)
+    out.line(
+      replayed ? `Already sent with this idempotency key: ${message.id} (${message.status})` : `Queued ${message.id}`,
+    );
   let final = message;
   if (options.wait) {
     try {
@@ -78,7 +82,11 @@ export async function messagesList(
     messages = [];
     for await (const m of client.messages.all({ conversation_id: options.conversation, limit: 100 })) messages.push(m);
   } else {
-    const page = await client.messages.list({ conversation_id: options.conversation, limit: options.limit, before: options.before });
+    const page = await client.messages.list({
+      conversation_id: options.conversation,
+      limit: options.limit,
+      before: options.before,
+    });
     messages = page.data;
     hasMore = page.hasMore;
   }
@@ -113,7 +121,12 @@ export async function messagesAction(
         : action === "unsend"
           ? await messages.unsend(id)
           : await messages.retry(id);
-  const done = { react: options.remove ? "Reaction removal queued" : "Reaction queued", edit: "Edit queued (lands after the send latency)", unsend: "Unsend queued (lands after the send latency)", retry: "Queued again" }[action];
+  const done = {
+    react: options.remove ? "Reaction removal queued" : "Reaction queued",
+    edit: "Edit queued (lands after the send latency)",
+    unsend: "Unsend queued (lands after the send latency)",
+    retry: "Queued again",
+  }[action];
   out.result(message, (m) => [out.color.green(done), ...messageDetails(out.color, m)]);
   return message;
 }
@@ -121,6 +134,12 @@ export async function messagesAction(
 /** `msgctl availability HANDLE`: GET /v1/handles/availability. */
 export async function availability(handle: string, options: ConnectionFlags, out: Output): Promise<HandleAvailability> {
   const result = await connect(options).messages.availability(handle);
-  out.result(result, (a) => details(out.color, [["handle", a.handle], ["imessage", a.imessage ? "yes" : "no"], ["channel", a.channel]]));
+  out.result(result, (a) =>
+    details(out.color, [
+      ["handle", a.handle],
+      ["imessage", a.imessage ? "yes" : "no"],
+      ["channel", a.channel],
+    ]),
+  );
   return result;
 }

@@ -10,13 +10,17 @@ const FETCH_TIMEOUT_MS = 5_000;
 /** The document a running host serves at /openapi.json, or why it could not be had. */
 async function servedDocument(url: string): Promise<Record<string, unknown> | string> {
   try {
-    const response = await new HttpClient({ baseUrl: url }).fetchUrl(`${url.replace(/\/+$/, "")}/openapi.json`, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    const response = await new HttpClient({ baseUrl: url }).fetchUrl(`${url.replace(/\/+$/, "")}/openapi.json`, {
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
     if (!response.ok) return `it answered ${response.status}`;
     const document = (await response.json()) as Record<string, unknown>;
     return typeof document.openapi === "string" ? document : "its answer is not an OpenAPI document";
   } catch (error) {
     // Unreachable, too slow, cut off or not JSON: any of them leaves the generated document.
-    return error instanceof ConnectionError ? "it could not be reached" : `it could not be read (${(error as Error).message})`;
+    return error instanceof ConnectionError
+      ? "it could not be reached"
+      : `it could not be read (${(error as Error).message})`;
   }
 }
 
@@ -26,7 +30,10 @@ async function servedDocument(url: string): Promise<Record<string, unknown> | st
  * its own address as the server; without a sandbox, the document this msgctl generates (servers:
  * the default ports), so the command also works offline.
  */
-export async function openapi(options: ConnectionFlags & { host?: string }, out: Output): Promise<Record<string, unknown>> {
+export async function openapi(
+  options: ConnectionFlags & { host?: string },
+  out: Output,
+): Promise<Record<string, unknown>> {
   const host = options.host ?? "messaging";
   if (host !== "messaging" && host !== "otp") throw new UsageError(`--host must be messaging or otp (got ${host})`);
   const sandbox = findSandbox(options);

@@ -1,5 +1,11 @@
 import type { ChalkInstance } from "chalk";
-import type { ChallengeResource, ChallengeStatus, CreatedChallenge, OtpText, OtpTextResult } from "../../contract/index.js";
+import type {
+  ChallengeResource,
+  ChallengeStatus,
+  CreatedChallenge,
+  OtpText,
+  OtpTextResult,
+} from "../../contract/index.js";
 import { details } from "../output.js";
 
 /** A challenge status, coloured by how it went. */
@@ -49,10 +55,14 @@ export function textLine(color: ChalkInstance, text: OtpText): string {
 /** The user's text and the reply they got, as `otp text` shows them. */
 export function textResultLines(color: ChalkInstance, result: OtpTextResult): string[] {
   const { text, reply } = result;
-  const lines = [color.dim(`${text.phone} texted ${text.otp_number} over ${CHANNEL_NAMES[text.channel]}:`), textLine(color, text)];
+  const lines = [
+    color.dim(`${text.phone} texted ${text.otp_number} over ${CHANNEL_NAMES[text.channel]}:`),
+    textLine(color, text),
+  ];
   lines.push(reply ? textLine(color, reply) : color.dim(`No reply: ${result.explanation}.`));
   if (reply) lines.push(color.dim(`${result.explanation}.`));
-  if (result.challenge) lines.push(`Challenge ${result.challenge.id} is ${challengeStatusText(color, result.challenge.status)}.`);
+  if (result.challenge)
+    lines.push(`Challenge ${result.challenge.id} is ${challengeStatusText(color, result.challenge.status)}.`);
   return lines;
 }
 

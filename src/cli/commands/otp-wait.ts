@@ -30,7 +30,14 @@ export function otpReached(current: ChallengeStatus, target: ChallengeStatus): b
  * WaitTimeout (exit 1) at the timeout or when it can no longer get there; SIGINT/SIGTERM end it
  * with 130/143.
  */
-export async function waitForChallenge(client: MsgctlClient, id: string, target: ChallengeStatus, limitMs: number, out: Output, label: string): Promise<ChallengeResource> {
+export async function waitForChallenge(
+  client: MsgctlClient,
+  id: string,
+  target: ChallengeStatus,
+  limitMs: number,
+  out: Output,
+  label: string,
+): Promise<ChallengeResource> {
   const deadline = Date.now() + limitMs;
   const progress = startProgress(out, `Waiting for ${id} to be ${target}`);
   return interruptible(async () => {
@@ -42,10 +49,14 @@ export async function waitForChallenge(client: MsgctlClient, id: string, target:
           progress.succeed(`${id} is ${challenge.status}`);
           return challenge;
         }
-        if (verdict === "never") throw new WaitTimeout(`Challenge ${id} is ${challenge.status}: it will not be ${target}`, challenge);
+        if (verdict === "never")
+          throw new WaitTimeout(`Challenge ${id} is ${challenge.status}: it will not be ${target}`, challenge);
         progress.update(`Waiting for ${id} to be ${target} (now ${challenge.status})`);
         if (Date.now() >= deadline) {
-          throw new WaitTimeout(`Challenge ${id} was still ${challenge.status} after ${label} (wanted ${target}; on a manual clock, run \`msgctl clock advance\`)`, challenge);
+          throw new WaitTimeout(
+            `Challenge ${id} was still ${challenge.status} after ${label} (wanted ${target}; on a manual clock, run \`msgctl clock advance\`)`,
+            challenge,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(0, deadline - Date.now()))));
       }
@@ -57,9 +68,20 @@ export async function waitForChallenge(client: MsgctlClient, id: string, target:
 }
 
 /** `msgctl wait otp ID --status S [--timeout 10s]`. */
-export async function waitOtp(id: string, options: ConnectionFlags & { status: ChallengeStatus; timeout?: string }, out: Output): Promise<ChallengeResource> {
+export async function waitOtp(
+  id: string,
+  options: ConnectionFlags & { status: ChallengeStatus; timeout?: string },
+  out: Output,
+): Promise<ChallengeResource> {
   const limit = timeoutMs(options.timeout);
-  const challenge = await waitForChallenge(connect(options, "otp"), id, options.status, limit, out, options.timeout ?? "10s");
+  const challenge = await waitForChallenge(
+    connect(options, "otp"),
+    id,
+    options.status,
+    limit,
+    out,
+    options.timeout ?? "10s",
+  );
   out.result(challenge, (c) => challengeDetails(out.color, c));
   return challenge;
 }

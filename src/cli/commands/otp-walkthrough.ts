@@ -1,7 +1,13 @@
 import { input, select } from "@inquirer/prompts";
 import type { MsgctlClient } from "../../client/client.js";
 import { ApiError } from "../../client/http.js";
-import type { ChallengeResource, ChallengeStatus, ChallengeTextInput, ClockView, CreatedChallenge } from "../../contract/index.js";
+import type {
+  ChallengeResource,
+  ChallengeStatus,
+  ChallengeTextInput,
+  ClockView,
+  CreatedChallenge,
+} from "../../contract/index.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { interruptible } from "../interrupt.js";
@@ -13,7 +19,10 @@ import { challengeStatusText, textResultLines } from "./otp-format.js";
 /** The prompts the walkthrough asks with; tests pass scripted ones. */
 export interface WalkthroughPrompts {
   input(config: { message: string; default?: string; validate?: (value: string) => boolean | string }): Promise<string>;
-  select<T extends string>(config: { message: string; choices: { name: string; value: T; description?: string }[] }): Promise<T>;
+  select<T extends string>(config: {
+    message: string;
+    choices: { name: string; value: T; description?: string }[];
+  }): Promise<T>;
 }
 
 /** The real prompts, from @inquirer/prompts. */
@@ -27,22 +36,31 @@ type Step = "right" | "whatsapp" | "wrong" | "other-phone" | "words" | "late" | 
 
 /** What each status means to the app, as the walkthrough explains it (spec sections 3, 4.6). */
 const STATUS_MEANING: Record<ChallengeStatus, string> = {
-  pending: "Still pending: the app keeps polling every couple of seconds. After 5 wrong texts the challenge stops matching, even with its code.",
-  verified: "Verified: the text came from the phone with the code. Sign-in is not complete yet: the app consumes the challenge, once.",
+  pending:
+    "Still pending: the app keeps polling every couple of seconds. After 5 wrong texts the challenge stops matching, even with its code.",
+  verified:
+    "Verified: the text came from the phone with the code. Sign-in is not complete yet: the app consumes the challenge, once.",
   consumed: "Consumed: sign-in is complete. Consuming again would answer 409 already_consumed.",
-  expired: "Expired: 10 minutes passed without a consume. The app cannot use it any more (410 expired) and must create a new challenge.",
+  expired:
+    "Expired: 10 minutes passed without a consume. The app cannot use it any more (410 expired) and must create a new challenge.",
 };
 
 /** What an API error means to the app, for the codes the flow can meet (spec section 7). */
 const ERROR_MEANING: Record<string, string> = {
-  not_verified: "409 not_verified: the user's text has not arrived yet. The app keeps polling and consumes after `verified`.",
-  already_consumed: "409 already_consumed: this challenge already signed someone in; a challenge is consumed exactly once.",
+  not_verified:
+    "409 not_verified: the user's text has not arrived yet. The app keeps polling and consumes after `verified`.",
+  already_consumed:
+    "409 already_consumed: this challenge already signed someone in; a challenge is consumed exactly once.",
   expired: "410 expired: the challenge expired before it was consumed. The app creates a new one.",
-  rate_limited: "429 rate_limited: too many challenges for this phone or account in the last minute. Retry after the Retry-After seconds.",
+  rate_limited:
+    "429 rate_limited: too many challenges for this phone or account in the last minute. Retry after the Retry-After seconds.",
   forbidden: "403 forbidden: this OTP account is suspended (fixture otp_suspended).",
-  unavailable: "503 unavailable: verification is down (simulate otp-fault unavailable). Safe to retry; `msgctl simulate otp-fault unavailable --off` ends it.",
-  invalid_phone: "400 invalid_phone: not a valid phone number. US national formats work; other countries need their +code.",
-  unauthorized: "401 unauthorized: the OTP host takes otp_live_… keys only (pass --otp-api-key, or run in the directory of `msgctl serve`).",
+  unavailable:
+    "503 unavailable: verification is down (simulate otp-fault unavailable). Safe to retry; `msgctl simulate otp-fault unavailable --off` ends it.",
+  invalid_phone:
+    "400 invalid_phone: not a valid phone number. US national formats work; other countries need their +code.",
+  unauthorized:
+    "401 unauthorized: the OTP host takes otp_live_… keys only (pass --otp-api-key, or run in the directory of `msgctl serve`).",
 };
 
 function explainError(error: unknown): string {
@@ -64,8 +82,12 @@ export async function otpWalkthrough(
   prompts: WalkthroughPrompts = inquirerWalkthroughPrompts,
   pollMs = 400,
 ): Promise<ChallengeResource | undefined> {
-  if (out.json) throw new UsageError("`msgctl otp walkthrough` is interactive: --json does not apply (script the steps with `otp create`, `otp text`, `otp consume`)");
-  if (!out.interactive && prompts === inquirerWalkthroughPrompts) throw new UsageError("`msgctl otp walkthrough` asks questions: run it in a terminal");
+  if (out.json)
+    throw new UsageError(
+      "`msgctl otp walkthrough` is interactive: --json does not apply (script the steps with `otp create`, `otp text`, `otp consume`)",
+    );
+  if (!out.interactive && prompts === inquirerWalkthroughPrompts)
+    throw new UsageError("`msgctl otp walkthrough` asks questions: run it in a terminal");
   const client = connect(options, "otp");
   const { color } = out;
   const say = (text = "") => out.line(text);
@@ -77,7 +99,8 @@ export async function otpWalkthrough(
   const phone = await prompts.input({
     message: "The user's phone number",
     default: "+14155550123",
-    validate: (value) => (normalizePhone(value, "US") ? true : "Enter a valid number: E.164 (+14155550123) or US national ((415) 555-0123)"),
+    validate: (value) =>
+      normalizePhone(value, "US") ? true : "Enter a valid number: E.164 (+14155550123) or US national ((415) 555-0123)",
   });
 
   // --- The app creates the challenge ---
@@ -89,11 +112,17 @@ export async function otpWalkthrough(
     throw error;
   }
   say();
-  say(`${color.green("✔")} The app called POST /v1/challenges: challenge ${created.id} is ${challengeStatusText(color, "pending")} until ${created.expires_at}.`);
+  say(
+    `${color.green("✔")} The app called POST /v1/challenges: challenge ${created.id} is ${challengeStatusText(color, "pending")} until ${created.expires_at}.`,
+  );
   say(color.dim("What the app shows the user:"));
   say(`    Text ${color.bold(created.code)} to ${created.send_to.display}`);
   say(`    [Text the code]    ${created.send_to.sms_link}`);
-  say(created.whatsapp ? `    [Open WhatsApp]    ${created.whatsapp.link}` : color.dim("    (no WhatsApp number is offered)"));
+  say(
+    created.whatsapp
+      ? `    [Open WhatsApp]    ${created.whatsapp.link}`
+      : color.dim("    (no WhatsApp number is offered)"),
+  );
   say();
 
   // --- The user acts, the app polls ---
@@ -157,7 +186,13 @@ function textInput(step: Step, created: CreatedChallenge): ChallengeTextInput {
  * spinner goes to stdout, as a line of the walkthrough's transcript; Ctrl-C while it spins ends
  * the walkthrough with 130, as it does in a prompt.
  */
-async function poll(client: MsgctlClient, id: string, before: ChallengeStatus, out: Output, pollMs: number): Promise<ChallengeResource> {
+async function poll(
+  client: MsgctlClient,
+  id: string,
+  before: ChallengeStatus,
+  out: Output,
+  pollMs: number,
+): Promise<ChallengeResource> {
   const label = `The app polls GET /v1/challenges/${id}`;
   const progress = startProgress(out, label, process.stdout);
   const challenge = await interruptible(async () => {
@@ -185,7 +220,9 @@ async function poll(client: MsgctlClient, id: string, before: ChallengeStatus, o
 async function consume(client: MsgctlClient, id: string, out: Output): Promise<ChallengeResource | undefined> {
   try {
     const consumed = await client.otp.consume(id);
-    out.line(`${out.color.green("✔")} The app called POST /v1/challenges/${id}/consume: 200, ${challengeStatusText(out.color, consumed.status)} at ${consumed.consumed_at}.`);
+    out.line(
+      `${out.color.green("✔")} The app called POST /v1/challenges/${id}/consume: 200, ${challengeStatusText(out.color, consumed.status)} at ${consumed.consumed_at}.`,
+    );
     out.line(`  ${STATUS_MEANING.consumed}`);
     return consumed;
   } catch (error) {
@@ -199,12 +236,18 @@ async function consume(client: MsgctlClient, id: string, out: Output): Promise<C
 async function advanceTenMinutes(client: MsgctlClient, out: Output): Promise<boolean> {
   try {
     // Through the OTP host's control API: the walkthrough may have only the OTP key.
-    const clock = (await client.http.request<ClockView>("otp", "POST", "/sandbox/v1/clock/advance", { body: { duration: "10m" } })).data;
+    const clock = (
+      await client.http.request<ClockView>("otp", "POST", "/sandbox/v1/clock/advance", { body: { duration: "10m" } })
+    ).data;
     out.line(out.color.dim(`  (the sandbox clock moved 10 minutes: it is now ${clock.now})`));
     return true;
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== "invalid_state") throw error;
-    out.line(out.color.yellow("  The sandbox clock is real, so 10 minutes cannot be skipped: start it with --clock manual to try this."));
+    out.line(
+      out.color.yellow(
+        "  The sandbox clock is real, so 10 minutes cannot be skipped: start it with --clock manual to try this.",
+      ),
+    );
     out.line();
     return false;
   }

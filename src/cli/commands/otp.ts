@@ -1,4 +1,11 @@
-import type { ChallengeResource, ChallengeTextInput, CreatedChallenge, OtpFaults, OtpText, OtpTextResult } from "../../contract/index.js";
+import type {
+  ChallengeResource,
+  ChallengeTextInput,
+  CreatedChallenge,
+  OtpFaults,
+  OtpText,
+  OtpTextResult,
+} from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import type { Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
@@ -7,7 +14,10 @@ import { challengeDetails, challengeStatusText, createdDetails, textResultLines,
 /** `msgctl otp create --phone P`: POST /v1/challenges; prints the code and what the app shows. */
 export async function otpCreate(options: ConnectionFlags & { phone: string }, out: Output): Promise<CreatedChallenge> {
   const created = await connect(options, "otp").otp.create(options.phone);
-  out.result(created, (c) => [`Challenge ${c.id} is ${challengeStatusText(out.color, "pending")}: the user texts ${c.code} to ${c.send_to.display}`, ...createdDetails(out.color, c)]);
+  out.result(created, (c) => [
+    `Challenge ${c.id} is ${challengeStatusText(out.color, "pending")}: the user texts ${c.code} to ${c.send_to.display}`,
+    ...createdDetails(out.color, c),
+  ]);
   return created;
 }
 
@@ -41,15 +51,21 @@ export interface OtpTextOptions extends ConnectionFlags {
  * the reply the user got; `--json` prints the challenge after the text was handled.
  */
 export async function otpText(id: string, options: OtpTextOptions, out: Output): Promise<OtpTextResult> {
-  const chosen = (["code", "wrong", "text"] as const).filter((name) => options[name] !== undefined && options[name] !== false);
-  if (chosen.length > 1) throw new UsageError(`Use one of --code, --wrong and --text (got ${chosen.map((name) => `--${name}`).join(", ")})`);
+  const chosen = (["code", "wrong", "text"] as const).filter(
+    (name) => options[name] !== undefined && options[name] !== false,
+  );
+  if (chosen.length > 1)
+    throw new UsageError(`Use one of --code, --wrong and --text (got ${chosen.map((name) => `--${name}`).join(", ")})`);
   const input: ChallengeTextInput = {
     code: options.code,
     wrong: options.wrong || undefined,
     text: options.text,
     from: options.from,
     channel: options.channel,
-    members: options.members?.split(",").map((member) => member.trim()).filter(Boolean),
+    members: options.members
+      ?.split(",")
+      .map((member) => member.trim())
+      .filter(Boolean),
   };
   const result = await connect(options, "otp").otp.text(id, input);
   out.result(result.challenge, () => textResultLines(out.color, result));
@@ -73,7 +89,11 @@ export async function otpThread(phone: string, options: ConnectionFlags, out: Ou
 }
 
 /** `msgctl simulate otp-fault unavailable [--off]`: the OTP host's `/v1` answers 503 until switched off. */
-export async function otpFault(fault: string, options: ConnectionFlags & { off?: boolean }, out: Output): Promise<OtpFaults> {
+export async function otpFault(
+  fault: string,
+  options: ConnectionFlags & { off?: boolean },
+  out: Output,
+): Promise<OtpFaults> {
   if (fault !== "unavailable") throw new UsageError(`Unknown OTP fault "${fault}": the one OTP fault is unavailable`);
   const faults = await connect(options, "otp").otp.fault("unavailable", { off: options.off });
   out.result(faults, (f) =>

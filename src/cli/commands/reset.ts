@@ -6,7 +6,10 @@ import { table, type Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
 
 /** `msgctl reset [--fixture PATH]`: wipes every account's state and re-seeds. */
-export async function reset(options: ConnectionFlags & { fixture?: string }, out: Output): Promise<{ accounts: AccountView[] }> {
+export async function reset(
+  options: ConnectionFlags & { fixture?: string },
+  out: Output,
+): Promise<{ accounts: AccountView[] }> {
   let fixture: Fixture | undefined;
   if (options.fixture) {
     try {
@@ -19,7 +22,11 @@ export async function reset(options: ConnectionFlags & { fixture?: string }, out
   const result = await connect(options).sandbox.reset(fixture);
   out.result(result, ({ accounts }) => [
     out.color.green("Sandbox reset."),
-    ...table(out.color, ["ACCOUNT", "API KEY", "OTP KEY", "NUMBERS"], accounts.map((a) => [a.name, a.api_key, a.otp_api_key, a.numbers.map((n) => n.handle).join(", ")])),
+    ...table(
+      out.color,
+      ["ACCOUNT", "API KEY", "OTP KEY", "NUMBERS"],
+      accounts.map((a) => [a.name, a.api_key, a.otp_api_key, a.numbers.map((n) => n.handle).join(", ")]),
+    ),
   ]);
   return result;
 }

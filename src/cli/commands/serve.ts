@@ -31,9 +31,14 @@ function jsonLogger(out: Output): Logger {
 
 function humanLogger(out: Output): Logger {
   const fmt = (fields?: Record<string, unknown>) =>
-    fields ? ` ${Object.entries(fields).map(([k, v]) => `${out.color.dim(`${k}=`)}${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ")}` : "";
+    fields
+      ? ` ${Object.entries(fields)
+          .map(([k, v]) => `${out.color.dim(`${k}=`)}${typeof v === "string" ? v : JSON.stringify(v)}`)
+          .join(" ")}`
+      : "";
   return {
-    info: (message, fields) => out.line(`${out.color.dim(new Date().toISOString().slice(11, 23))} ${message}${fmt(fields)}`),
+    info: (message, fields) =>
+      out.line(`${out.color.dim(new Date().toISOString().slice(11, 23))} ${message}${fmt(fields)}`),
     warn: (message, fields) => out.note(`${out.color.yellow("warn")} ${message}${fmt(fields)}`),
     error: (message, fields) => out.note(`${out.color.red("error")} ${message}${fmt(fields)}`),
   };
@@ -42,7 +47,8 @@ function humanLogger(out: Output): Logger {
 function validate(options: ServeOptions): ClockMode {
   assertPortOrUsage("--port", options.port);
   assertPortOrUsage("--otp-port", options.otpPort);
-  if (options.clock !== "real" && options.clock !== "manual") throw new UsageError(`--clock must be real or manual (got ${options.clock})`);
+  if (options.clock !== "real" && options.clock !== "manual")
+    throw new UsageError(`--clock must be real or manual (got ${options.clock})`);
   return options.clock;
 }
 
@@ -65,7 +71,12 @@ function banner(sandbox: Sandbox, out: Output, mode: ClockMode, stateFile: strin
     ...table(
       c,
       ["ACCOUNT", "API KEY", "OTP KEY", "NUMBERS"],
-      sandbox.accounts.map((a) => [a.name, a.api_key ?? c.dim("(shown at first start)"), a.otp_api_key ?? c.dim("(shown at first start)"), a.numbers.map((n) => n.handle).join(", ")]),
+      sandbox.accounts.map((a) => [
+        a.name,
+        a.api_key ?? c.dim("(shown at first start)"),
+        a.otp_api_key ?? c.dim("(shown at first start)"),
+        a.numbers.map((n) => n.handle).join(", "),
+      ]),
     ).map((line) => `  ${line}`),
   ];
   if (sandbox.generatedKeys.length > 0) lines.push("", `  ${c.yellow("Generated keys are shown once: keep them.")}`);
@@ -118,7 +129,18 @@ export async function serve(options: ServeOptions, out: Output): Promise<void> {
   onReset = writeState;
 
   if (out.json) {
-    out.jsonLine({ event: "ready", base_url: sandbox.baseUrl, otp_url: sandbox.otpUrl, inspector_url: sandbox.inspectorUrl, accounts: sandbox.accounts.map(({ name, api_key, otp_api_key, numbers }) => ({ name, api_key, otp_api_key, numbers })) });
+    out.jsonLine({
+      event: "ready",
+      base_url: sandbox.baseUrl,
+      otp_url: sandbox.otpUrl,
+      inspector_url: sandbox.inspectorUrl,
+      accounts: sandbox.accounts.map(({ name, api_key, otp_api_key, numbers }) => ({
+        name,
+        api_key,
+        otp_api_key,
+        numbers,
+      })),
+    });
   } else {
     for (const line of banner(sandbox, out, mode, stateFile)) out.line(line);
   }
@@ -126,7 +148,11 @@ export async function serve(options: ServeOptions, out: Output): Promise<void> {
   const unsubscribe = logger
     ? sandbox.bus.on("event", (event) => {
         const payload = event.payload as Record<string, unknown>;
-        logger.info(event.type, { event_id: event.id, ...(payload.message_id ? { message_id: payload.message_id } : {}), ...(payload.conversation_id ? { conversation_id: payload.conversation_id } : {}) });
+        logger.info(event.type, {
+          event_id: event.id,
+          ...(payload.message_id ? { message_id: payload.message_id } : {}),
+          ...(payload.conversation_id ? { conversation_id: payload.conversation_id } : {}),
+        });
       })
     : () => {};
 

@@ -4,8 +4,16 @@ import type { Output } from "../output.js";
 import { chatDetails } from "./chats.js";
 
 /** `msgctl simulate rename ID --title T [--from H]`: a member renames the group. */
-export async function simulateRename(id: string, options: ConnectionFlags & { title: string; from?: string }, out: Output): Promise<ChatResource> {
-  const chat = await connect(options).simulate.rename({ conversation_id: id, title: options.title, from: options.from });
+export async function simulateRename(
+  id: string,
+  options: ConnectionFlags & { title: string; from?: string },
+  out: Output,
+): Promise<ChatResource> {
+  const chat = await connect(options).simulate.rename({
+    conversation_id: id,
+    title: options.title,
+    from: options.from,
+  });
   out.result(chat, (c) => chatDetails(out.color, c));
   return chat;
 }
@@ -18,7 +26,15 @@ export async function simulateMember(
   options: ConnectionFlags & { from: string },
   out: Output,
 ): Promise<ChatResource> {
-  const chat = await connect(options).simulate.participants({ conversation_id: id, action, handle, from: options.from });
-  out.result(chat, (c) => [`${options.from} ${action === "add" ? "added" : "removed"} ${handle}`, ...chatDetails(out.color, c)]);
+  const chat = await connect(options).simulate.participants({
+    conversation_id: id,
+    action,
+    handle,
+    from: options.from,
+  });
+  out.result(chat, (c) => [
+    `${options.from} ${action === "add" ? "added" : "removed"} ${handle}`,
+    ...chatDetails(out.color, c),
+  ]);
   return chat;
 }

@@ -24,12 +24,15 @@ export async function simulateInbound(
   },
   out: Output,
 ): Promise<MessageResource> {
-  if (options.text === undefined && !options.attach?.length) throw new UsageError("Give --text, --attach FILE, or both");
+  if (options.text === undefined && !options.attach?.length)
+    throw new UsageError("Give --text, --attach FILE, or both");
   if ((options.voiceMemo || options.duration !== undefined) && !options.attach?.length) {
     throw new UsageError(`${options.voiceMemo ? "--voice-memo" : "--duration"} goes with --attach FILE`);
   }
-  if (options.members !== undefined && options.group !== undefined) throw new UsageError("Use --members H,H… (a new group) or --group ID (an existing one), not both");
-  if (options.to === undefined && options.group === undefined) throw new UsageError("--to N (one of your numbers) is required, unless --group ID");
+  if (options.members !== undefined && options.group !== undefined)
+    throw new UsageError("Use --members H,H… (a new group) or --group ID (an existing one), not both");
+  if (options.to === undefined && options.group === undefined)
+    throw new UsageError("--to N (one of your numbers) is required, unless --group ID");
   const members = options.members === undefined ? undefined : handleList(options.members, "--members");
   const client = connect(options);
   // The contact's files are uploaded first; the inbound message then claims them.
@@ -63,22 +66,44 @@ export async function simulateProgress(
 }
 
 /** `msgctl simulate reaction ID --from H --reaction R [--remove]`. */
-export async function simulateReaction(id: string, options: ConnectionFlags & { from: string; reaction: string; remove?: boolean }, out: Output): Promise<MessageResource> {
-  const message = await connect(options).simulate.reaction({ message_id: id, from: options.from, reaction: options.reaction, remove: options.remove });
+export async function simulateReaction(
+  id: string,
+  options: ConnectionFlags & { from: string; reaction: string; remove?: boolean },
+  out: Output,
+): Promise<MessageResource> {
+  const message = await connect(options).simulate.reaction({
+    message_id: id,
+    from: options.from,
+    reaction: options.reaction,
+    remove: options.remove,
+  });
   out.result(message, () => [`${options.from} ${options.remove ? "removed" : "reacted"} ${options.reaction} on ${id}`]);
   return message;
 }
 
 /** `msgctl simulate typing --from H --to N | --group ID [--stop]`. */
-export async function simulateTyping(options: ConnectionFlags & { from: string; to?: string; group?: string; stop?: boolean }, out: Output): Promise<ChatResource> {
-  if ((options.to === undefined) === (options.group === undefined)) throw new UsageError("Name the thread: --to N (one-to-one) or --group ID, one of them");
-  const chat = await connect(options).simulate.typing({ from: options.from, to: options.to, conversation_id: options.group, typing: !options.stop });
+export async function simulateTyping(
+  options: ConnectionFlags & { from: string; to?: string; group?: string; stop?: boolean },
+  out: Output,
+): Promise<ChatResource> {
+  if ((options.to === undefined) === (options.group === undefined))
+    throw new UsageError("Name the thread: --to N (one-to-one) or --group ID, one of them");
+  const chat = await connect(options).simulate.typing({
+    from: options.from,
+    to: options.to,
+    conversation_id: options.group,
+    typing: !options.stop,
+  });
   out.result(chat, (c) => [`${options.from} ${options.stop ? "stopped typing" : "is typing"} in ${c.id}`]);
   return chat;
 }
 
 /** `msgctl simulate edit ID --text T`: the contact edits their message. */
-export async function simulateEdit(id: string, options: ConnectionFlags & { text: string }, out: Output): Promise<MessageResource> {
+export async function simulateEdit(
+  id: string,
+  options: ConnectionFlags & { text: string },
+  out: Output,
+): Promise<MessageResource> {
   const message = await connect(options).simulate.edit({ message_id: id, text: options.text });
   out.result(message, (m) => messageDetails(out.color, m));
   return message;
@@ -93,11 +118,17 @@ export async function simulateFault(
   options: ConnectionFlags & { count?: number; off?: boolean },
   out: Output,
 ): Promise<NumberFaults> {
-  if (!FAULTS.includes(fault as FaultName)) throw new UsageError(`Unknown fault "${fault}": use one of ${FAULTS.join(", ")}`);
-  if (options.count !== undefined && fault !== "transient") throw new UsageError("--count goes with the transient fault only");
+  if (!FAULTS.includes(fault as FaultName))
+    throw new UsageError(`Unknown fault "${fault}": use one of ${FAULTS.join(", ")}`);
+  if (options.count !== undefined && fault !== "transient")
+    throw new UsageError("--count goes with the transient fault only");
   if (options.count !== undefined && options.off) throw new UsageError("Use --count K or --off, not both");
-  if (options.off && (fault === "offline" || fault === "online")) throw new UsageError(`--off does not apply to ${fault}: use \`simulate fault N online\``);
-  const result = await connect(options).simulate.fault(number, fault as FaultName, { count: options.count, off: options.off });
+  if (options.off && (fault === "offline" || fault === "online"))
+    throw new UsageError(`--off does not apply to ${fault}: use \`simulate fault N online\``);
+  const result = await connect(options).simulate.fault(number, fault as FaultName, {
+    count: options.count,
+    off: options.off,
+  });
   out.result(result, (f) => faultDetails(out.color, f));
   return result;
 }
@@ -108,4 +139,3 @@ export async function showFaults(number: string, options: ConnectionFlags, out: 
   out.result(result, (f) => faultDetails(out.color, f));
   return result;
 }
-

@@ -7,12 +7,22 @@ import { UsageError } from "../usage-error.js";
 /** `msgctl trigger --list`: every event trigger can cause, and how. */
 export function triggerListCommand(out: Output): ReturnType<typeof triggerList> {
   const list = triggerList();
-  out.result(list, (rows) => table(out.color, ["EVENT", "DOES"], rows.map((row) => [row.event, row.does])));
+  out.result(list, (rows) =>
+    table(
+      out.color,
+      ["EVENT", "DOES"],
+      rows.map((row) => [row.event, row.does]),
+    ),
+  );
   return list;
 }
 
 /** `msgctl trigger EVENT`: runs the real actions that cause EVENT and prints what they created. */
-export async function trigger(event: string | undefined, options: ConnectionFlags, out: Output): Promise<TriggerResult> {
+export async function trigger(
+  event: string | undefined,
+  options: ConnectionFlags,
+  out: Output,
+): Promise<TriggerResult> {
   if (!event) throw new UsageError("Name an event to trigger, or run `msgctl trigger --list`");
   if (!isEventType(event)) throw new UsageError(`Unknown event "${event}" (msgctl trigger --list names them)`);
   const result = await triggerEvent(connect(options), event as EventType);
@@ -23,7 +33,12 @@ export async function trigger(event: string | undefined, options: ConnectionFlag
       `${c.green("Triggered")} ${c.bold(emitted.type)}`,
       ...details(c, [
         ["event", `${emitted.id} (seq ${emitted.seq}) at ${emitted.created_at}`],
-        ...(made ? ([[made.direction === "inbound" ? "inbound" : "message", `${made.id} ${JSON.stringify(made.text)}`]] as [string, unknown][]) : []),
+        ...(made
+          ? ([[made.direction === "inbound" ? "inbound" : "message", `${made.id} ${JSON.stringify(made.text)}`]] as [
+              string,
+              unknown,
+            ][])
+          : []),
         ...(created.conversation_id ? ([["conversation", created.conversation_id]] as [string, unknown][]) : []),
         ["clock", advanced_ms > 0 ? `advanced ${advanced_ms} ms (manual)` : "not advanced"],
       ]),

@@ -36,7 +36,9 @@ export async function uploadFiles(client: MsgctlClient, paths: string[], out: Ou
   if (paths.length === 0) throw new UsageError("Name at least one file to upload");
   if (paths.length > 10) throw new UsageError(`At most 10 files per upload (got ${paths.length})`);
   const total = paths.reduce((sum, path) => sum + sizeOf(path), 0);
-  const files = await Promise.all(paths.map(async (path) => ({ filename: basename(path), data: await openAsBlob(path) })));
+  const files = await Promise.all(
+    paths.map(async (path) => ({ filename: basename(path), data: await openAsBlob(path) })),
+  );
   const what = paths.length === 1 ? basename(paths[0] as string) : `${paths.length} files`;
   const label = `Uploading ${what} (${formatSize(total)})`;
 

@@ -31,7 +31,9 @@ export function parseMatches(pairs: string[] = []): [string, string][] {
 /** True when every match holds on the payload (values compared as strings). */
 export function matches(payload: Record<string, unknown>, pairs: [string, string][]): boolean {
   return pairs.every(([path, expected]) => {
-    const value = path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], payload);
+    const value = path
+      .split(".")
+      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], payload);
     return value !== undefined && value !== null && String(value) === expected;
   });
 }
@@ -67,19 +69,32 @@ export async function waitEvent(
   let seen = 0;
   return interruptible(async () => {
     try {
-      const response = await client.sandbox.stream({ types: [type as EventType], after: pairs.length > 0 ? 0 : undefined, signal: abort.signal });
+      const response = await client.sandbox.stream({
+        types: [type as EventType],
+        after: pairs.length > 0 ? 0 : undefined,
+        signal: abort.signal,
+      });
       for await (const event of readEventStream(response)) {
         seen++;
         if (!matches(event.payload, pairs)) continue;
         progress.succeed(`${type} arrived`);
-        out.result(event, (e) => details(out.color, [["event", e.type], ["id", e.id], ["at", e.created_at], ["payload", e.payload]]));
+        out.result(event, (e) =>
+          details(out.color, [
+            ["event", e.type],
+            ["id", e.id],
+            ["at", e.created_at],
+            ["payload", e.payload],
+          ]),
+        );
         return event;
       }
       throw new WaitTimeout(`The event stream closed before ${type} arrived`);
     } catch (error) {
       if (abort.signal.aborted) {
         progress.fail();
-        throw new WaitTimeout(`No ${type} event${pairs.length ? ` matching ${options.match?.join(", ")}` : ""} within ${options.timeout ?? "10s"} (${seen} ${type} event(s) seen)`);
+        throw new WaitTimeout(
+          `No ${type} event${pairs.length ? ` matching ${options.match?.join(", ")}` : ""} within ${options.timeout ?? "10s"} (${seen} ${type} event(s) seen)`,
+        );
       }
       progress.fail();
       throw error;

@@ -26,7 +26,9 @@ function untilStopped(signal: AbortSignal | undefined): { stopped: Promise<void>
     process.once("SIGTERM", stop);
     stopOnBrokenPipe(stop);
   }
-  const stopped = new Promise<void>((resolve) => controller.signal.addEventListener("abort", () => resolve(), { once: true }));
+  const stopped = new Promise<void>((resolve) =>
+    controller.signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
   return { stopped, controller };
 }
 
@@ -46,16 +48,24 @@ const clockTime = (iso: string) => iso.slice(11, 23);
  * `msgctl webhooks tail [--events a,b]`: every event of the account as it is emitted, until
  * interrupted. Pretty lines by default; one JSON object per line (the event) with --json.
  */
-export async function webhooksTail(options: ConnectionFlags & LiveOptions & { events?: string }, out: Output): Promise<void> {
+export async function webhooksTail(
+  options: ConnectionFlags & LiveOptions & { events?: string },
+  out: Output,
+): Promise<void> {
   const client = connect(options);
   const { controller } = untilStopped(options.signal);
-  const response = await client.sandbox.stream({ types: parseEventList(options.events) as EventType[] | undefined, signal: controller.signal });
+  const response = await client.sandbox.stream({
+    types: parseEventList(options.events) as EventType[] | undefined,
+    signal: controller.signal,
+  });
   // On stderr, so --json output stays pure; it also tells scripts the stream is live.
   out.note(out.color.dim(`Tailing events${options.events ? ` (${options.events})` : ""}. Ctrl-C to stop.`));
   const ended = await drain<EventView>(response, controller.signal, (event) => {
     if (out.json) return out.jsonLine(event);
     const { type: _type, ...fields } = event.payload;
-    out.line(`${out.color.dim(clockTime(event.created_at))}  ${out.color.cyan(event.type.padEnd(20))}  ${out.color.dim(event.id)}  ${JSON.stringify(fields)}`);
+    out.line(
+      `${out.color.dim(clockTime(event.created_at))}  ${out.color.cyan(event.type.padEnd(20))}  ${out.color.dim(event.id)}  ${JSON.stringify(fields)}`,
+    );
   });
   controller.abort();
   if (ended) throw new ConnectionError(client.http.url("messaging"), new Error("the event stream closed"));
@@ -93,12 +103,19 @@ export async function webhooksListen(
   });
 
   try {
-    const { webhook } = await client.webhooks.create({ url: options.forwardTo, events: parseEventList(options.events) });
+    const { webhook } = await client.webhooks.create({
+      url: options.forwardTo,
+      events: parseEventList(options.events),
+    });
     webhookId = webhook.id;
     if (out.json) out.jsonLine({ event: "ready", webhook });
     else {
-      out.line(`${out.color.green("Ready!")} Forwarding ${options.events ?? "every event"} to ${out.color.cyan(webhook.url)}`);
-      out.line(`Webhook signing secret: ${out.color.bold(webhook.secret)} ${out.color.dim(`(endpoint ${webhook.id})`)}`);
+      out.line(
+        `${out.color.green("Ready!")} Forwarding ${options.events ?? "every event"} to ${out.color.cyan(webhook.url)}`,
+      );
+      out.line(
+        `Webhook signing secret: ${out.color.bold(webhook.secret)} ${out.color.dim(`(endpoint ${webhook.id})`)}`,
+      );
       out.line(out.color.dim("Ctrl-C to stop and delete the endpoint."));
     }
     for (const delivery of early.splice(0)) if (delivery.webhook_id === webhookId) show(delivery);

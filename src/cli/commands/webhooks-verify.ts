@@ -43,11 +43,16 @@ export function webhooksVerify(options: VerifyCommandOptions, out: Output): Sign
     now = Date.parse(options.at);
     if (Number.isNaN(now)) throw new UsageError(`--at must be an ISO 8601 time (got ${options.at})`);
   }
-  const diagnosis = diagnoseSignature(body, headerValue(options.header), options.secret, { toleranceSeconds: options.tolerance, now });
-  out.result(
-    { ...diagnosis.result, cause: diagnosis.cause, explanation: diagnosis.explanation },
-    () => [diagnosis.result.ok ? out.color.green("✔ Verified") : out.color.red(`✘ Does not verify (${diagnosis.cause.replaceAll("_", " ")})`), ...diagnosis.explanation],
-  );
+  const diagnosis = diagnoseSignature(body, headerValue(options.header), options.secret, {
+    toleranceSeconds: options.tolerance,
+    now,
+  });
+  out.result({ ...diagnosis.result, cause: diagnosis.cause, explanation: diagnosis.explanation }, () => [
+    diagnosis.result.ok
+      ? out.color.green("✔ Verified")
+      : out.color.red(`✘ Does not verify (${diagnosis.cause.replaceAll("_", " ")})`),
+    ...diagnosis.explanation,
+  ]);
   if (!diagnosis.result.ok) throw new SignatureMismatch(diagnosis.explanation[0] ?? "The signature does not verify");
   return diagnosis;
 }

@@ -1,5 +1,11 @@
 import type { ChalkInstance } from "chalk";
-import type { CreatedWebhook, Delivery, DeliveryAttempt, WebhookResource, WebhookWithSecret } from "../../contract/index.js";
+import type {
+  CreatedWebhook,
+  Delivery,
+  DeliveryAttempt,
+  WebhookResource,
+  WebhookWithSecret,
+} from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { details, table, type Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
@@ -7,8 +13,12 @@ import { UsageError } from "../usage-error.js";
 /** `--events a,b` → names (the server checks them: an unknown one is 400). */
 export function parseEventList(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  const names = value.split(",").map((name) => name.trim()).filter(Boolean);
-  if (names.length === 0) throw new UsageError("--events takes a comma-separated list of event names, e.g. message.sent,message.read");
+  const names = value
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (names.length === 0)
+    throw new UsageError("--events takes a comma-separated list of event names, e.g. message.sent,message.read");
   return names;
 }
 
@@ -19,7 +29,10 @@ export function webhookDetails(color: ChalkInstance, webhook: WebhookResource & 
   const entries: [string, unknown][] = [
     ["id", webhook.id],
     ["url", webhook.url],
-    ["events", webhook.events.length === ALL_EVENTS_COUNT ? `all (${webhook.events.join(", ")})` : webhook.events.join(", ")],
+    [
+      "events",
+      webhook.events.length === ALL_EVENTS_COUNT ? `all (${webhook.events.join(", ")})` : webhook.events.join(", "),
+    ],
     ["enabled", webhook.enabled ? color.green("yes") : color.yellow("no (paused)")],
     ["created", webhook.created_at],
     ["updated", webhook.updated_at],
@@ -38,10 +51,17 @@ export async function webhooksCreate(
     { idempotencyKey: options.idempotencyKey },
   );
   out.result(webhook, (w) => {
-    const lines = [out.color.green(replayed ? "Webhook already created with this idempotency key:" : "Webhook created."), ...webhookDetails(out.color, w)];
+    const lines = [
+      out.color.green(replayed ? "Webhook already created with this idempotency key:" : "Webhook created."),
+      ...webhookDetails(out.color, w),
+    ];
     lines.push(out.color.dim("The secret is shown only now and on rotation: keep it to verify signatures."));
     if (w.other_webhooks.length > 0) {
-      lines.push(out.color.yellow(`Events also go to ${w.other_webhooks.length} other endpoint(s): ${w.other_webhooks.map((o) => o.url).join(", ")}`));
+      lines.push(
+        out.color.yellow(
+          `Events also go to ${w.other_webhooks.length} other endpoint(s): ${w.other_webhooks.map((o) => o.url).join(", ")}`,
+        ),
+      );
     }
     return lines;
   });
@@ -114,7 +134,11 @@ export async function webhooksRotate(id: string, options: ConnectionFlags, out: 
 }
 
 /** `msgctl webhooks delete ID`: pending deliveries are abandoned. */
-export async function webhooksDelete(id: string, options: ConnectionFlags, out: Output): Promise<{ id: string; deleted: true }> {
+export async function webhooksDelete(
+  id: string,
+  options: ConnectionFlags,
+  out: Output,
+): Promise<{ id: string; deleted: true }> {
   const result = await connect(options).webhooks.delete(id);
   out.result(result, (r) => out.color.green(`Webhook ${r.id} deleted; its pending deliveries are abandoned.`));
   return result;
@@ -144,11 +168,22 @@ export function attemptOutcome(attempt: DeliveryAttempt | undefined): string {
  * newest first; a page at a time with a `More: --before …` hint, as `messages list`, or every page with --all.
  */
 export async function webhooksDeliveries(
-  options: ConnectionFlags & { webhook?: string; status?: string; event?: string; limit?: number; before?: string; all?: boolean },
+  options: ConnectionFlags & {
+    webhook?: string;
+    status?: string;
+    event?: string;
+    limit?: number;
+    before?: string;
+    all?: boolean;
+  },
   out: Output,
 ): Promise<Delivery[]> {
   const webhooks = connect(options).webhooks;
-  const filters = { webhook_id: options.webhook, status: options.status as Delivery["status"] | undefined, event_id: options.event };
+  const filters = {
+    webhook_id: options.webhook,
+    status: options.status as Delivery["status"] | undefined,
+    event_id: options.event,
+  };
   let deliveries: Delivery[] = [];
   let hasMore = false;
   if (options.all) {

@@ -33,11 +33,30 @@ export function allAccounts(ctx: DomainContext): Account[] {
 export function createAccount(ctx: DomainContext, account: FixtureAccount, position: number): CreatedAccount {
   const id = ctx.ids.uuid();
   const createdAt = ctx.clock.now();
-  insertAccount(ctx.db, { id, name: account.name, app_name: account.app_name, otp_suspended: account.otp_suspended ? 1 : 0, position, created_at: createdAt });
+  insertAccount(ctx.db, {
+    id,
+    name: account.name,
+    app_name: account.app_name,
+    otp_suspended: account.otp_suspended ? 1 : 0,
+    position,
+    created_at: createdAt,
+  });
   const apiKey = account.api_key ?? `sk_test_${ctx.ids.token(24)}`;
   const otpKey = account.otp_api_key ?? `otp_live_${ctx.ids.token(24)}`;
-  insertApiKey(ctx.db, { key_hash: hashKey(apiKey), account_id: id, kind: "messaging", hint: apiKey.slice(0, 12), created_at: createdAt });
-  insertApiKey(ctx.db, { key_hash: hashKey(otpKey), account_id: id, kind: "otp", hint: otpKey.slice(0, 13), created_at: createdAt });
+  insertApiKey(ctx.db, {
+    key_hash: hashKey(apiKey),
+    account_id: id,
+    kind: "messaging",
+    hint: apiKey.slice(0, 12),
+    created_at: createdAt,
+  });
+  insertApiKey(ctx.db, {
+    key_hash: hashKey(otpKey),
+    account_id: id,
+    kind: "otp",
+    hint: otpKey.slice(0, 13),
+    created_at: createdAt,
+  });
   account.numbers.forEach((number, i) => {
     insertNumber(ctx.db, {
       handle: number.handle,
@@ -69,7 +88,11 @@ export function createAccount(ctx: DomainContext, account: FixtureAccount, posit
  * named by the fixture and still valid for this database. Any other key was shown at an earlier
  * start and is null: keys are kept only as hashes.
  */
-export function accountsWithKnownKeys(ctx: DomainContext, created: readonly CreatedAccount[], named: readonly FixtureAccount[]): AccountView[] {
+export function accountsWithKnownKeys(
+  ctx: DomainContext,
+  created: readonly CreatedAccount[],
+  named: readonly FixtureAccount[],
+): AccountView[] {
   const known = (key: string | undefined) => (key && findKeyByHash(ctx.db, hashKey(key)) ? key : null);
   return allAccounts(ctx).map((account) => {
     const fresh = created.find((c) => c.name === account.name);

@@ -3,7 +3,14 @@ import type { FixtureAccount } from "../../contract/fixture.js";
 import { invalidRequest, invalidState, notFound } from "../../lib/app-error.js";
 import { hashKey } from "../../lib/key-hash.js";
 import { parseInput } from "../../lib/validation.js";
-import { deleteAccountData, findAccountByName, findKeyByHash, findNumber, listAccounts, nextAccountPosition } from "../../store/accounts.js";
+import {
+  deleteAccountData,
+  findAccountByName,
+  findKeyByHash,
+  findNumber,
+  listAccounts,
+  nextAccountPosition,
+} from "../../store/accounts.js";
 import { resetCaches, type DomainContext } from "../core/index.js";
 import { createAccount, type CreatedAccount } from "./accounts.js";
 
@@ -28,7 +35,8 @@ function poolNumbers(ctx: DomainContext, count: number): string[] {
       if (!findNumber(ctx.db, handle)) free.push(handle);
     }
   }
-  if (free.length < count) throw invalidState("The number pool is used up: delete accounts, or name the numbers in the request");
+  if (free.length < count)
+    throw invalidState("The number pool is used up: delete accounts, or name the numbers in the request");
   return free;
 }
 
@@ -39,14 +47,24 @@ export function createAccountOnDemand(ctx: DomainContext, input: unknown): Creat
     const position = nextAccountPosition(ctx.db);
     const name = body.name ?? `account-${position + 1}`;
     if (findAccountByName(ctx.db, name)) throw invalidRequest(`name: an account named "${name}" exists already`);
-    for (const [field, key] of [["api_key", body.api_key], ["otp_api_key", body.otp_api_key]] as const) {
-      if (key !== undefined && findKeyByHash(ctx.db, hashKey(key))) throw invalidRequest(`${field}: that key belongs to another account`);
+    for (const [field, key] of [
+      ["api_key", body.api_key],
+      ["otp_api_key", body.otp_api_key],
+    ] as const) {
+      if (key !== undefined && findKeyByHash(ctx.db, hashKey(key)))
+        throw invalidRequest(`${field}: that key belongs to another account`);
     }
     const numbers =
       body.numbers ??
-      poolNumbers(ctx, body.number_count ?? 1).map((handle, i) => ({ handle, channels: ["imessage" as const, "sms" as const], label: `pool ${i + 1}`, whatsapp_api: null }));
+      poolNumbers(ctx, body.number_count ?? 1).map((handle, i) => ({
+        handle,
+        channels: ["imessage" as const, "sms" as const],
+        label: `pool ${i + 1}`,
+        whatsapp_api: null,
+      }));
     for (const [i, number] of numbers.entries()) {
-      if (findNumber(ctx.db, number.handle)) throw invalidRequest(`numbers[${i}].handle: ${number.handle} belongs to another account`);
+      if (findNumber(ctx.db, number.handle))
+        throw invalidRequest(`numbers[${i}].handle: ${number.handle} belongs to another account`);
     }
     const account: FixtureAccount = {
       name,
@@ -68,7 +86,8 @@ export function deleteAccountOnDemand(ctx: DomainContext, name: string): { name:
   return ctx.db.transaction(() => {
     const row = findAccountByName(ctx.db, name);
     if (!row) throw notFound(`Account ${name}`);
-    if (listAccounts(ctx.db).length === 1) throw invalidState("The last account cannot be deleted: the sandbox needs one (reset re-seeds instead)");
+    if (listAccounts(ctx.db).length === 1)
+      throw invalidState("The last account cannot be deleted: the sandbox needs one (reset re-seeds instead)");
     deleteAccountData(ctx.db, row.id);
     ctx.db.afterCommit(() => resetCaches(ctx));
     return { name, deleted: true as const };

@@ -11,9 +11,16 @@ import { mediaKind } from "./sniff.js";
  * what arrived: the delivered file where a smaller one went out, the same bytes in the blob store
  * (no bytes are copied). WhatsApp reports the length of audio and video; other channels none.
  */
-export function copyAttachments(ctx: DomainContext, accountId: string, fromMessageId: string, toMessageId: string, channel: Channel): void {
+export function copyAttachments(
+  ctx: DomainContext,
+  accountId: string,
+  fromMessageId: string,
+  toMessageId: string,
+  channel: Channel,
+): void {
   const now = ctx.clock.now();
-  const timed = (row: AttachmentRow) => ["audio", "video"].includes(mediaKind(row.delivered_mime_type ?? row.mime_type));
+  const timed = (row: AttachmentRow) =>
+    ["audio", "video"].includes(mediaKind(row.delivered_mime_type ?? row.mime_type));
   const copies = listAttachmentsOfMessage(ctx.db, fromMessageId).map(
     (row): AttachmentsTable => ({
       id: ctx.ids.uuid(),
@@ -29,7 +36,8 @@ export function copyAttachments(ctx: DomainContext, accountId: string, fromMessa
       upload_expires_at: null,
       is_voice_memo: row.is_voice_memo,
       media_duration_seconds: row.media_duration_seconds,
-      duration_seconds: channel === "whatsapp" && timed(row) ? (row.duration_seconds ?? row.media_duration_seconds) : null,
+      duration_seconds:
+        channel === "whatsapp" && timed(row) ? (row.duration_seconds ?? row.media_duration_seconds) : null,
       delivered_blob: null,
       delivered_size_bytes: null,
       delivered_mime_type: null,

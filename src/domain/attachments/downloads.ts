@@ -31,13 +31,23 @@ export interface AttachmentDownload {
 export function openDownload(ctx: DomainContext, id: string, query: SignedQuery): AttachmentDownload {
   const problem = isUuid(id) ? checkDownloadSignature(ctx, id, query) : "malformed";
   if (problem === "expired") {
-    throw new AppError("forbidden", 403, "This download URL has expired (download URLs last one hour): GET /v1/attachments/:id for a fresh one");
+    throw new AppError(
+      "forbidden",
+      403,
+      "This download URL has expired (download URLs last one hour): GET /v1/attachments/:id for a fresh one",
+    );
   }
-  if (problem) throw new AppError("forbidden", 403, "The download URL's signature does not match: use the attachment's url exactly as the API returned it");
+  if (problem)
+    throw new AppError(
+      "forbidden",
+      403,
+      "The download URL's signature does not match: use the attachment's url exactly as the API returned it",
+    );
   const row = findAttachmentById(ctx.db, id.toLowerCase());
   if (!row) throw notFound(`Attachment ${id}`);
   const hash = row.delivered_blob ?? row.blob;
-  if (row.status !== "uploaded" || !hash) throw invalidState(`Attachment ${id} has no bytes yet: its presigned PUT has not landed`);
+  if (row.status !== "uploaded" || !hash)
+    throw invalidState(`Attachment ${id} has no bytes yet: its presigned PUT has not landed`);
   return {
     filename: row.delivered_filename ?? row.filename,
     mimeType: row.delivered_mime_type ?? row.mime_type,

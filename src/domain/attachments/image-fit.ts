@@ -6,7 +6,10 @@ export interface FittedImage {
 }
 
 /** What fitting an image answers: the copy under the cap, the smallest size reached, or no sharp here. */
-export type ImageFit = { fits: true; image: FittedImage } | { fits: false; smallestBytes: number } | { fits: "unavailable" };
+export type ImageFit =
+  | { fits: true; image: FittedImage }
+  | { fits: false; smallestBytes: number }
+  | { fits: "unavailable" };
 
 type Sharp = typeof import("sharp");
 let loaded: Promise<Sharp | null> | undefined;

@@ -10,9 +10,23 @@ import { runTranscode } from "./transcode-job.js";
 export { attachInbound, claimAttachments, listMessageAttachments, type InboundMedia } from "./claims.js";
 export { copyAttachments } from "./copies.js";
 export { getAttachment, openDownload, type AttachmentDownload } from "./downloads.js";
-export { capVerdict, prepareMessageMedia, type AttachmentHolder, type CapVerdict, type FollowUp, type MediaPlan, type MediaTerms } from "./media-caps.js";
+export {
+  capVerdict,
+  prepareMessageMedia,
+  type AttachmentHolder,
+  type CapVerdict,
+  type FollowUp,
+  type MediaPlan,
+  type MediaTerms,
+} from "./media-caps.js";
 export { DOWNLOAD_URL_LIFETIME_MS, UPLOAD_URL_LIFETIME_MS, type SignedQuery } from "./signing.js";
-export { MAX_FILES_PER_UPLOAD, presignUpload, receivePresignedUpload, uploadAttachments, type UploadPart } from "./uploads.js";
+export {
+  MAX_FILES_PER_UPLOAD,
+  presignUpload,
+  receivePresignedUpload,
+  uploadAttachments,
+  type UploadPart,
+} from "./uploads.js";
 export { toAttachment, type AttachmentResource } from "./views.js";
 
 /** What attachments plug in: the transcoding that runs before a send attempt goes on. */

@@ -21,11 +21,24 @@ export interface MediaTerms {
 
 /** The terms of a message's media on `channel`: the channel's cap (a setting) and the quality that applies. */
 export function termsOf(ctx: DomainContext, message: AttachmentHolder, channel: Channel): MediaTerms {
-  return { channel, quality: channel === "whatsapp" ? "fit" : message.media_quality, capBytes: ctx.settings.mediaCapBytes[channel] };
+  return {
+    channel,
+    quality: channel === "whatsapp" ? "fit" : message.media_quality,
+    capBytes: ctx.settings.mediaCapBytes[channel],
+  };
 }
 
 /** Image types sharp decodes; other images are treated like any other file. */
-const TRANSCODABLE_IMAGES = new Set(["image/jpeg", "image/png", "image/webp", "image/gif", "image/avif", "image/tiff", "image/heic", "image/heif"]);
+const TRANSCODABLE_IMAGES = new Set([
+  "image/jpeg",
+  "image/png",
+  "image/webp",
+  "image/gif",
+  "image/avif",
+  "image/tiff",
+  "image/heic",
+  "image/heif",
+]);
 
 /** What the caps say about one file on some terms, before any transcoding. */
 export type CapVerdict =
@@ -43,17 +56,22 @@ export function formatBytes(bytes: number): string {
 }
 
 /** "the SMS/MMS media cap of 1.0 MiB" */
-export const capText = (terms: MediaTerms) => `the ${CHANNEL_NAMES[terms.channel]} media cap of ${formatBytes(terms.capBytes)}`;
+export const capText = (terms: MediaTerms) =>
+  `the ${CHANNEL_NAMES[terms.channel]} media cap of ${formatBytes(terms.capBytes)}`;
 
 /**
  * The media caps (spec 3 and 4.3, SANDBOX.md section 5): at or under the cap a file goes as it
  * is; over it, `original` fails the send, and `fit` transcodes images and video while any other
  * file fails.
  */
-export function capVerdict(file: Pick<AttachmentRow, "filename" | "mime_type" | "size_bytes">, terms: MediaTerms): CapVerdict {
+export function capVerdict(
+  file: Pick<AttachmentRow, "filename" | "mime_type" | "size_bytes">,
+  terms: MediaTerms,
+): CapVerdict {
   if (file.size_bytes <= terms.capBytes) return { decision: "unchanged" };
   const what = `Attachment ${file.filename} (${file.mime_type}, ${formatBytes(file.size_bytes)}) is over ${capText(terms)}`;
-  if (terms.quality === "original") return { decision: "rejected", error: `${what} and media_quality is original (never transcoded)` };
+  if (terms.quality === "original")
+    return { decision: "rejected", error: `${what} and media_quality is original (never transcoded)` };
   const kind = mediaKind(file.mime_type);
   if (kind === "video") return { decision: "transcode", kind };
   if (kind === "image" && TRANSCODABLE_IMAGES.has(file.mime_type)) return { decision: "transcode", kind };
@@ -62,7 +80,12 @@ export function capVerdict(file: Pick<AttachmentRow, "filename" | "mime_type" | 
 
 /** True when a recorded decision was made on these terms (so it still holds). */
 export function decidedOn(delivery: AttachmentDelivery | null, terms: MediaTerms): delivery is AttachmentDelivery {
-  return delivery !== null && delivery.channel === terms.channel && delivery.media_quality === terms.quality && delivery.cap_bytes === terms.capBytes;
+  return (
+    delivery !== null &&
+    delivery.channel === terms.channel &&
+    delivery.media_quality === terms.quality &&
+    delivery.cap_bytes === terms.capBytes
+  );
 }
 
 /** What a decision records besides its terms. */
@@ -76,7 +99,12 @@ export interface DecisionRecord {
 }
 
 /** Writes a decision on the attachment: `delivery`, and the delivered copy (or none: the upload goes). */
-export function recordDecision(ctx: DomainContext, row: AttachmentRow, terms: MediaTerms, record: DecisionRecord): void {
+export function recordDecision(
+  ctx: DomainContext,
+  row: AttachmentRow,
+  terms: MediaTerms,
+  record: DecisionRecord,
+): void {
   const delivery: AttachmentDelivery = {
     channel: terms.channel,
     cap_bytes: terms.capBytes,
@@ -123,13 +151,19 @@ export type MediaPlan = { kind: "ready" } | { kind: "failed"; error: string } | 
  * cannot fit, and otherwise, when some must be transcoded, schedules that work at once with the
  * attempt to run again (`then`) when it is done. Decisions already made on the same terms hold.
  */
-export function prepareMessageMedia(ctx: DomainContext, message: AttachmentHolder, channel: Channel, then: FollowUp): MediaPlan {
+export function prepareMessageMedia(
+  ctx: DomainContext,
+  message: AttachmentHolder,
+  channel: Channel,
+  then: FollowUp,
+): MediaPlan {
   const terms = termsOf(ctx, message, channel);
   let transcoding = false;
   for (const row of listAttachmentsOfMessage(ctx.db, message.id)) {
     const recorded = deliveryOf(row);
     if (decidedOn(recorded, terms)) {
-      if (recorded.decision === "rejected") return { kind: "failed", error: recorded.error ?? "An attachment cannot be sent" };
+      if (recorded.decision === "rejected")
+        return { kind: "failed", error: recorded.error ?? "An attachment cannot be sent" };
       continue;
     }
     const verdict = capVerdict(row, terms);

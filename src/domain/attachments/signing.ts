@@ -39,7 +39,10 @@ const uploadPath = (id: string) => `/uploads/${id}`;
 export function signDownloadUrl(ctx: DomainContext, id: string): SignedUrl {
   const expires = expiryOf(ctx, DOWNLOAD_URL_LIFETIME_MS);
   const signature = signParts(secretOf(ctx), ["GET", downloadPath(id), expires]);
-  return { url: `${ctx.urls.messaging}${downloadPath(id)}?expires=${expires}&signature=${signature}`, expiresAt: isoTime(expires * 1000) };
+  return {
+    url: `${ctx.urls.messaging}${downloadPath(id)}?expires=${expires}&signature=${signature}`,
+    expiresAt: isoTime(expires * 1000),
+  };
 }
 
 /** A presigned upload URL: `PUT {base}/uploads/:id?expires=…&signature=…`, bound to its content type. */
@@ -62,7 +65,11 @@ export interface SignedQuery {
 /** Why a signed URL was refused, or undefined when it holds. */
 export type SignatureProblem = "malformed" | "mismatch" | "expired";
 
-function check(ctx: DomainContext, parts: (expires: number) => (string | number)[], query: SignedQuery): SignatureProblem | undefined {
+function check(
+  ctx: DomainContext,
+  parts: (expires: number) => (string | number)[],
+  query: SignedQuery,
+): SignatureProblem | undefined {
   const { expires, signature } = query;
   if (!expires || !signature || !/^\d{1,12}$/.test(expires)) return "malformed";
   if (!verifyParts(secretOf(ctx), parts(Number(expires)), signature)) return "mismatch";
@@ -71,11 +78,20 @@ function check(ctx: DomainContext, parts: (expires: number) => (string | number)
 }
 
 /** Checks a download URL's signature and expiry. */
-export function checkDownloadSignature(ctx: DomainContext, id: string, query: SignedQuery): SignatureProblem | undefined {
+export function checkDownloadSignature(
+  ctx: DomainContext,
+  id: string,
+  query: SignedQuery,
+): SignatureProblem | undefined {
   return check(ctx, (expires) => ["GET", downloadPath(id), expires], query);
 }
 
 /** Checks a presigned upload URL's signature (which covers the content type) and expiry. */
-export function checkUploadSignature(ctx: DomainContext, id: string, contentType: string, query: SignedQuery): SignatureProblem | undefined {
+export function checkUploadSignature(
+  ctx: DomainContext,
+  id: string,
+  contentType: string,
+  query: SignedQuery,
+): SignatureProblem | undefined {
   return check(ctx, (expires) => ["PUT", uploadPath(id), expires, contentType], query);
 }

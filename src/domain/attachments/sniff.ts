@@ -18,7 +18,9 @@ export async function sniffType(head: Buffer): Promise<SniffedType> {
   const { fileTypeFromBuffer } = await import("file-type");
   const found = await fileTypeFromBuffer(head);
   if (found) return { mime: found.mime, extension: found.ext };
-  return isText(head) ? { mime: "text/plain", extension: "txt" } : { mime: "application/octet-stream", extension: "bin" };
+  return isText(head)
+    ? { mime: "text/plain", extension: "txt" }
+    : { mime: "application/octet-stream", extension: "bin" };
 }
 
 function isText(head: Buffer): boolean {
@@ -52,7 +54,9 @@ export async function probeDuration(ctx: DomainContext, hash: string, mime: stri
   if (kind !== "audio" && kind !== "video") return null;
   try {
     const { parseFile } = await import("music-metadata");
-    const metadata = await ctx.blobs.withLocalFile(hash, (path) => parseFile(path, { duration: true, skipCovers: true }));
+    const metadata = await ctx.blobs.withLocalFile(hash, (path) =>
+      parseFile(path, { duration: true, skipCovers: true }),
+    );
     const seconds = metadata.format.duration;
     return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) / 1000 : null;
   } catch {

@@ -2,7 +2,16 @@ import { withExtension } from "../../lib/filename.js";
 import { findAttachmentById, listAttachmentsOfMessage, type AttachmentRow } from "../../store/attachments.js";
 import { scheduleJob, type DomainContext, type JobHandler } from "../core/index.js";
 import { fitImage } from "./image-fit.js";
-import { capText, capVerdict, decidedOn, formatBytes, recordDecision, type DecisionRecord, type MediaTerms, type TranscodeJob } from "./media-caps.js";
+import {
+  capText,
+  capVerdict,
+  decidedOn,
+  formatBytes,
+  recordDecision,
+  type DecisionRecord,
+  type MediaTerms,
+  type TranscodeJob,
+} from "./media-caps.js";
 import { deliveryOf } from "./views.js";
 import { fitVideo } from "./video-fit.js";
 
@@ -11,22 +20,37 @@ const cannotFit = (row: AttachmentRow, terms: MediaTerms, smallest: number) =>
   (Number.isFinite(smallest) ? ` (smallest copy ${formatBytes(smallest)})` : "");
 
 /** The size a copy made where no transcoder is at hand is recorded with: 90 % of the cap. */
-const simulatedSize = (row: AttachmentRow, terms: MediaTerms) => Math.min(row.size_bytes, Math.floor(terms.capBytes * 0.9));
+const simulatedSize = (row: AttachmentRow, terms: MediaTerms) =>
+  Math.min(row.size_bytes, Math.floor(terms.capBytes * 0.9));
 
 /** Transcodes one attachment's upload to fit the terms; answers the decision to record. */
-async function transcode(ctx: DomainContext, row: AttachmentRow, kind: "image" | "video", terms: MediaTerms): Promise<DecisionRecord> {
+async function transcode(
+  ctx: DomainContext,
+  row: AttachmentRow,
+  kind: "image" | "video",
+  terms: MediaTerms,
+): Promise<DecisionRecord> {
   const hash = row.blob;
   if (!hash) return { decision: "rejected", deliveredSize: null, error: `Attachment ${row.filename} has no bytes` };
   try {
     if (kind === "image") {
       const fit = await ctx.blobs.withLocalFile(hash, (path) => fitImage(path, terms.capBytes));
       // No sharp on this machine: recorded like video without ffmpeg, the send goes on.
-      if (fit.fits === "unavailable") return { decision: "transcode_simulated", deliveredSize: simulatedSize(row, terms) };
-      if (!fit.fits) return { decision: "rejected", deliveredSize: null, error: cannotFit(row, terms, fit.smallestBytes) };
-      const copy = { hash: await ctx.blobs.put(fit.image.bytes), size: fit.image.bytes.length, mimeType: "image/jpeg", filename: withExtension(row.filename, "jpg") };
+      if (fit.fits === "unavailable")
+        return { decision: "transcode_simulated", deliveredSize: simulatedSize(row, terms) };
+      if (!fit.fits)
+        return { decision: "rejected", deliveredSize: null, error: cannotFit(row, terms, fit.smallestBytes) };
+      const copy = {
+        hash: await ctx.blobs.put(fit.image.bytes),
+        size: fit.image.bytes.length,
+        mimeType: "image/jpeg",
+        filename: withExtension(row.filename, "jpg"),
+      };
       return { decision: "transcoded", transcoder: "sharp", deliveredSize: copy.size, copy };
     }
-    const fit = await ctx.blobs.withLocalFile(hash, (path) => fitVideo(ctx, path, terms.capBytes, row.media_duration_seconds));
+    const fit = await ctx.blobs.withLocalFile(hash, (path) =>
+      fitVideo(ctx, path, terms.capBytes, row.media_duration_seconds),
+    );
     switch (fit.kind) {
       case "simulated":
         return { decision: "transcode_simulated", deliveredSize: simulatedSize(row, terms) };
@@ -35,13 +59,22 @@ async function transcode(ctx: DomainContext, row: AttachmentRow, kind: "image" |
       case "failed":
         return { decision: "rejected", deliveredSize: null, error: `Attachment ${row.filename}: ${fit.error}` };
       case "transcoded": {
-        const copy = { hash: await ctx.blobs.importFile(fit.path), size: fit.size, mimeType: "video/mp4", filename: withExtension(row.filename, "mp4") };
+        const copy = {
+          hash: await ctx.blobs.importFile(fit.path),
+          size: fit.size,
+          mimeType: "video/mp4",
+          filename: withExtension(row.filename, "mp4"),
+        };
         return { decision: "transcoded", transcoder: "ffmpeg", deliveredSize: copy.size, copy };
       }
     }
   } catch (error) {
     // A file whose bytes looked like an image or video but do not decode.
-    return { decision: "rejected", deliveredSize: null, error: `Attachment ${row.filename} could not be transcoded: ${(error as Error).message}` };
+    return {
+      decision: "rejected",
+      deliveredSize: null,
+      error: `Attachment ${row.filename} could not be transcoded: ${(error as Error).message}`,
+    };
   }
 }
 

@@ -26,7 +26,11 @@ export interface UploadPart {
 
 const MiB = 1024 * 1024;
 const tooLarge = (ctx: DomainContext, what: string) =>
-  new AppError("payload_too_large", 413, `${what}: larger than the ${Math.round(ctx.settings.maxUploadBytes / MiB)} MiB limit per file`);
+  new AppError(
+    "payload_too_large",
+    413,
+    `${what}: larger than the ${Math.round(ctx.settings.maxUploadBytes / MiB)} MiB limit per file`,
+  );
 
 /** What an upload becomes once its bytes are stored: the type read from them, the length of media. */
 async function describe(ctx: DomainContext, staged: StagedBlob, filename: string | undefined) {
@@ -41,7 +45,21 @@ async function describe(ctx: DomainContext, staged: StagedBlob, filename: string
   };
 }
 
-function newRow(ctx: DomainContext, accountId: string, fields: Pick<AttachmentsTable, "filename" | "mime_type" | "size_bytes" | "blob" | "status" | "media_duration_seconds" | "upload_content_type" | "upload_expires_at">): AttachmentsTable {
+function newRow(
+  ctx: DomainContext,
+  accountId: string,
+  fields: Pick<
+    AttachmentsTable,
+    | "filename"
+    | "mime_type"
+    | "size_bytes"
+    | "blob"
+    | "status"
+    | "media_duration_seconds"
+    | "upload_content_type"
+    | "upload_expires_at"
+  >,
+): AttachmentsTable {
   const now = ctx.clock.now();
   return {
     id: ctx.ids.uuid(),
@@ -67,19 +85,26 @@ function newRow(ctx: DomainContext, accountId: string, fields: Pick<AttachmentsT
  * than 10 files, a file over the limit, an empty file, another field) changes nothing: staged
  * bytes are dropped before any of them becomes visible.
  */
-export async function uploadAttachments(ctx: DomainContext, accountId: string, parts: AsyncIterable<UploadPart>): Promise<AttachmentResource[]> {
+export async function uploadAttachments(
+  ctx: DomainContext,
+  accountId: string,
+  parts: AsyncIterable<UploadPart>,
+): Promise<AttachmentResource[]> {
   const staged: { blob: StagedBlob; filename: string | undefined }[] = [];
   try {
     for await (const part of parts) {
-      if (part.field !== "file" || !part.stream) throw invalidRequest(`${part.field}: unknown form field; send each file as a part named "file"`);
-      if (staged.length === MAX_FILES_PER_UPLOAD) throw invalidRequest(`file: at most ${MAX_FILES_PER_UPLOAD} files per request`);
+      if (part.field !== "file" || !part.stream)
+        throw invalidRequest(`${part.field}: unknown form field; send each file as a part named "file"`);
+      if (staged.length === MAX_FILES_PER_UPLOAD)
+        throw invalidRequest(`file: at most ${MAX_FILES_PER_UPLOAD} files per request`);
       const name = `file[${staged.length}]`;
       const result = await ctx.blobs.stage(part.stream, ctx.settings.maxUploadBytes);
       if (result.tooLarge) throw tooLarge(ctx, name);
       staged.push({ blob: result, filename: part.filename });
       if (result.size === 0) throw invalidRequest(`${name}: ${part.filename ?? "the file"} is empty`);
     }
-    if (staged.length === 0) throw invalidRequest('file: at least one file part is required (multipart/form-data, field "file")');
+    if (staged.length === 0)
+      throw invalidRequest('file: at least one file part is required (multipart/form-data, field "file")');
   } catch (error) {
     await Promise.all(staged.map((s) => s.blob.discard()));
     throw error;
@@ -87,7 +112,14 @@ export async function uploadAttachments(ctx: DomainContext, accountId: string, p
   const rows: AttachmentsTable[] = [];
   try {
     for (const { blob, filename } of staged) {
-      rows.push(newRow(ctx, accountId, { ...(await describe(ctx, blob, filename)), status: "uploaded", upload_content_type: null, upload_expires_at: null }));
+      rows.push(
+        newRow(ctx, accountId, {
+          ...(await describe(ctx, blob, filename)),
+          status: "uploaded",
+          upload_content_type: null,
+          upload_expires_at: null,
+        }),
+      );
     }
   } finally {
     // After a failure midway (a full disk), the files not yet committed are dropped; committed ones stay by hash.
@@ -102,7 +134,8 @@ export async function uploadAttachments(ctx: DomainContext, accountId: string, p
  * to PUT them to without a key. The URL is bound to the content type and expires on the clock.
  */
 export function presignUpload(ctx: DomainContext, accountId: string, input: unknown): PresignResult {
-  if (input === undefined) throw invalidRequest('body: required, e.g. { "filename": "photo.png", "content_type": "image/png" }');
+  if (input === undefined)
+    throw invalidRequest('body: required, e.g. { "filename": "photo.png", "content_type": "image/png" }');
   const body = parseInput(presignBody, input);
   // The contract checked its shape; the PUT must send the same type, in any spelling of it.
   const { essence, full: contentType } = normalizeMediaType(body.content_type) ?? { essence: "", full: "" };
@@ -120,7 +153,13 @@ export function presignUpload(ctx: DomainContext, accountId: string, input: unkn
   const signed = signUploadUrl(ctx, row.id, contentType);
   row.upload_expires_at = signed.expiresMs;
   ctx.db.transaction(() => insertAttachments(ctx.db, [row]));
-  return { id: row.id, upload_url: signed.url, method: "PUT", headers: { "content-type": contentType }, expires_at: signed.expiresAt };
+  return {
+    id: row.id,
+    upload_url: signed.url,
+    method: "PUT",
+    headers: { "content-type": contentType },
+    expires_at: signed.expiresAt,
+  };
 }
 
 const forbidden = (message: string) => new AppError("forbidden", 403, message);
@@ -129,14 +168,21 @@ const forbidden = (message: string) => new AppError("forbidden", 403, message);
 function uploadTarget(ctx: DomainContext, id: string, contentType: string | null, query: SignedQuery): AttachmentRow {
   const row = isUuid(id) ? findAttachmentById(ctx.db, id.toLowerCase()) : undefined;
   // Without the row there is nothing to check the signature against: the same answer as a bad one.
-  const problem = row?.upload_content_type ? checkUploadSignature(ctx, row.id, row.upload_content_type, query) : "mismatch";
-  if (problem === "expired") throw forbidden("This upload URL has expired: presign again (POST /v1/attachments/presign)");
-  if (problem || !row?.upload_content_type) throw forbidden("The upload URL's signature does not match: use upload_url exactly as the presign returned it");
+  const problem = row?.upload_content_type
+    ? checkUploadSignature(ctx, row.id, row.upload_content_type, query)
+    : "mismatch";
+  if (problem === "expired")
+    throw forbidden("This upload URL has expired: presign again (POST /v1/attachments/presign)");
+  if (problem || !row?.upload_content_type)
+    throw forbidden("The upload URL's signature does not match: use upload_url exactly as the presign returned it");
   const sent = normalizeMediaType(contentType ?? "")?.full ?? (contentType ?? "").trim().toLowerCase();
   if (sent !== row.upload_content_type) {
-    throw invalidRequest(`content-type: this upload URL was signed for ${row.upload_content_type} (got ${sent || "none"}); send the presign's headers`);
+    throw invalidRequest(
+      `content-type: this upload URL was signed for ${row.upload_content_type} (got ${sent || "none"}); send the presign's headers`,
+    );
   }
-  if (row.status !== "pending_upload") throw invalidState(`Attachment ${row.id} was already uploaded; a presigned URL takes one PUT`);
+  if (row.status !== "pending_upload")
+    throw invalidState(`Attachment ${row.id} was already uploaded; a presigned URL takes one PUT`);
   return row;
 }
 
@@ -145,7 +191,13 @@ function uploadTarget(ctx: DomainContext, id: string, contentType: string | null
  * A bad or expired signature is 403, another content type 400, a second PUT 409, over the limit
  * 413. The bytes stream to the blob store; the attachment can be sent from then on.
  */
-export async function receivePresignedUpload(ctx: DomainContext, id: string, contentType: string | null, query: SignedQuery, body: Readable): Promise<AttachmentResource> {
+export async function receivePresignedUpload(
+  ctx: DomainContext,
+  id: string,
+  contentType: string | null,
+  query: SignedQuery,
+  body: Readable,
+): Promise<AttachmentResource> {
   const row = uploadTarget(ctx, id, contentType, query);
   const staged = await ctx.blobs.stage(body, ctx.settings.maxUploadBytes);
   if (staged.tooLarge) throw tooLarge(ctx, "body");

@@ -41,7 +41,9 @@ function run(ffmpeg: string, args: string[]): Promise<string | undefined> {
       if (stderr.length < 4_000) stderr += String(chunk);
     });
     child.on("error", (error) => resolve(error.message));
-    child.on("close", (code) => resolve(code === 0 ? undefined : stderr.trim().split("\n").at(-1) || `ffmpeg exited with ${code}`));
+    child.on("close", (code) =>
+      resolve(code === 0 ? undefined : stderr.trim().split("\n").at(-1) || `ffmpeg exited with ${code}`),
+    );
   });
 }
 
@@ -51,7 +53,12 @@ function run(ffmpeg: string, args: string[]): Promise<string | undefined> {
  * three tries halving it), else simulated: no copy is made and the size the copy would have had
  * (90 % of the cap) is recorded, so machines without ffmpeg still send video over a cap.
  */
-export async function fitVideo(ctx: DomainContext, input: string, capBytes: number, durationSeconds: number | null): Promise<VideoFit> {
+export async function fitVideo(
+  ctx: DomainContext,
+  input: string,
+  capBytes: number,
+  durationSeconds: number | null,
+): Promise<VideoFit> {
   const ffmpeg = ffmpegFor(ctx);
   if (!ffmpeg) return { kind: "simulated" };
   // Bits the cap allows, with room for the container; the audio takes 64 kbit/s.
@@ -62,10 +69,30 @@ export async function fitVideo(ctx: DomainContext, input: string, capBytes: numb
     const output = ctx.blobs.scratchPath(".mp4");
     const kbps = Math.floor(videoBitrate / 1000);
     const error = await run(ffmpeg, [
-      "-hide_banner", "-loglevel", "error", "-y", "-i", input,
-      "-vf", "scale='min(1280,iw)':-2", "-c:v", "libx264", "-preset", "veryfast",
-      "-b:v", `${kbps}k`, "-maxrate", `${kbps}k`, "-bufsize", `${2 * kbps}k`,
-      "-c:a", "aac", "-b:a", "64k", "-movflags", "+faststart",
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-y",
+      "-i",
+      input,
+      "-vf",
+      "scale='min(1280,iw)':-2",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "veryfast",
+      "-b:v",
+      `${kbps}k`,
+      "-maxrate",
+      `${kbps}k`,
+      "-bufsize",
+      `${2 * kbps}k`,
+      "-c:a",
+      "aac",
+      "-b:a",
+      "64k",
+      "-movflags",
+      "+faststart",
       // Without a duration the bitrate is a guess: the size limit makes sure of the cap.
       ...(durationSeconds ? [] : ["-fs", String(capBytes)]),
       output,

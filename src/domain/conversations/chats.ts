@@ -4,7 +4,12 @@ import { notFound } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
 import { isUuid } from "../../lib/ids.js";
 import { parseInput } from "../../lib/validation.js";
-import { findAccountConversation, listConversationRows, type ChatViewRow, type ConversationRow } from "../../store/conversations.js";
+import {
+  findAccountConversation,
+  listConversationRows,
+  type ChatViewRow,
+  type ConversationRow,
+} from "../../store/conversations.js";
 import type { DomainContext } from "../core/index.js";
 import { contactProfile, numberByHandle } from "../world/index.js";
 import { GROUP_KINDS } from "./group-rules.js";
@@ -21,7 +26,11 @@ export function toChat(ctx: DomainContext, row: ChatViewRow, known?: Group): Cha
     remote_handle: row.remote_handle,
     is_group: row.is_group === 1,
     title: group ? group.title : row.title,
-    participants: group ? group.members.filter((handle) => handle !== row.from_handle) : row.remote_handle === null ? [] : [row.remote_handle],
+    participants: group
+      ? group.members.filter((handle) => handle !== row.from_handle)
+      : row.remote_handle === null
+        ? []
+        : [row.remote_handle],
     last_message_at: isoTime(row.last_message_at),
     created_at: isoTime(row.created_at),
     // Never before its newest message, whose created_at a busy virtual millisecond bumps ahead.
@@ -42,7 +51,11 @@ export function getChat(ctx: DomainContext, accountId: string, id: string): Chat
 }
 
 /** GET /v1/chats (spec 4.5): newest activity first, paged on last_message_at. */
-export function listChats(ctx: DomainContext, accountId: string, query: Record<string, string>): { data: ChatResource[]; hasMore: boolean } {
+export function listChats(
+  ctx: DomainContext,
+  accountId: string,
+  query: Record<string, string>,
+): { data: ChatResource[]; hasMore: boolean } {
   const { limit, before } = parseInput(listChatsQuery, { limit: query.limit, before: query.before }, "query");
   const rows = listConversationRows(ctx.db, accountId, { before, limit: limit + 1 });
   return { data: rows.slice(0, limit).map((row) => toChat(ctx, row)), hasMore: rows.length > limit };
@@ -58,5 +71,7 @@ export function threadChannel(ctx: DomainContext, row: ConversationRow, group?: 
   if (row.service === "whatsapp") return "whatsapp";
   if (row.channel) return row.channel as Channel;
   const servesIMessage = numberByHandle(ctx, row.from_handle)?.channels.includes("imessage") ?? false;
-  return servesIMessage && row.remote_handle !== null && contactProfile(ctx, row.remote_handle).imessage ? "imessage" : "sms";
+  return servesIMessage && row.remote_handle !== null && contactProfile(ctx, row.remote_handle).imessage
+    ? "imessage"
+    : "sms";
 }

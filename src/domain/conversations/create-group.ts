@@ -7,7 +7,13 @@ import { parseInput } from "../../lib/validation.js";
 import { findAccountConversation } from "../../store/conversations.js";
 import { findIdempotentResource, saveIdempotencyKey } from "../../store/idempotency.js";
 import { nextListTime, type DomainContext } from "../core/index.js";
-import { contactProfile, GROUP_NAMING_FAILS, numberByHandle, numberStatus, type AccountNumber } from "../world/index.js";
+import {
+  contactProfile,
+  GROUP_NAMING_FAILS,
+  numberByHandle,
+  numberStatus,
+  type AccountNumber,
+} from "../world/index.js";
 import { toChat } from "./chats.js";
 import { accountNumbersAmong, conversationOfNumber, createGroup } from "./groups.js";
 
@@ -35,7 +41,11 @@ function creatorNumber(ctx: DomainContext, accountId: string, input: string): Ac
   }
   if (!number.channels.includes("imessage")) {
     const what = number.channels.includes("whatsapp") ? "a WhatsApp number" : "an SMS-only number";
-    throw new AppError("invalid_from_handle", 400, `from_handle: ${number.handle} is ${what}; only iMessage groups can be created, from a number that serves iMessage`);
+    throw new AppError(
+      "invalid_from_handle",
+      400,
+      `from_handle: ${number.handle} is ${what}; only iMessage groups can be created, from a number that serves iMessage`,
+    );
   }
   return number;
 }
@@ -48,11 +58,17 @@ function onIMessage(ctx: DomainContext, accountId: string, handle: string): bool
 }
 
 /** The members besides the creator: valid handles, each once, all on iMessage (SANDBOX.md section 5). */
-function addressesOf(ctx: DomainContext, accountId: string, creator: AccountNumber, inputs: readonly string[]): string[] {
+function addressesOf(
+  ctx: DomainContext,
+  accountId: string,
+  creator: AccountNumber,
+  inputs: readonly string[],
+): string[] {
   const addresses = inputs.map((input, i) => requireHandle(input, `addresses.${i}`));
   const seen = new Set<string>();
   addresses.forEach((handle, i) => {
-    if (handle === creator.handle) throw invalidRequest(`addresses.${i}: ${handle} is from_handle itself; list the other members`);
+    if (handle === creator.handle)
+      throw invalidRequest(`addresses.${i}: ${handle} is from_handle itself; list the other members`);
     if (seen.has(handle)) throw invalidRequest(`addresses.${i}: ${handle} is listed twice`);
     seen.add(handle);
   });
@@ -74,9 +90,16 @@ function addressesOf(ctx: DomainContext, accountId: string, creator: AccountNumb
  * null. The opening message is delivered but not recorded: no message, no message events.
  * An unreachable address is a member like any other; messages never reach it.
  */
-export function createGroupChat(ctx: DomainContext, accountId: string, input: unknown, keyHeader: string | null): CreateGroupResult {
+export function createGroupChat(
+  ctx: DomainContext,
+  accountId: string,
+  input: unknown,
+  keyHeader: string | null,
+): CreateGroupResult {
   if (input === undefined) {
-    throw invalidRequest('body: required, e.g. { "from_handle": "+14155550101", "addresses": ["+14155550191", "+14155550150"], "message": "hi" }');
+    throw invalidRequest(
+      'body: required, e.g. { "from_handle": "+14155550101", "addresses": ["+14155550191", "+14155550150"], "message": "hi" }',
+    );
   }
   const key = idempotencyKeyOf(keyHeader);
   const body = parseInput(createChatBody, input);
@@ -90,7 +113,8 @@ export function createGroupChat(ctx: DomainContext, accountId: string, input: un
       if (row) return { chat: toChat(ctx, row), replayed: true };
     }
     // The group is made by sending its opening message: the number must reach the network.
-    if (numberStatus(ctx, creator.handle) === "offline") throw invalidState(`${creator.handle} is offline; a group is created by sending its opening message`);
+    if (numberStatus(ctx, creator.handle) === "offline")
+      throw invalidState(`${creator.handle} is offline; a group is created by sending its opening message`);
     const named = addresses.includes(GROUP_NAMING_FAILS) ? null : (body.title ?? null);
     const group = createGroup(ctx, accountId, "imessage", [creator.handle, ...addresses], named);
     // The opening message is not recorded, but it is the thread's newest activity: its time takes
@@ -99,7 +123,14 @@ export function createGroupChat(ctx: DomainContext, accountId: string, input: un
     for (const member of accountNumbersAmong(ctx, accountId, addresses)) {
       conversationOfNumber(ctx, group, member.handle, nextListTime(ctx, "messages", accountId));
     }
-    if (key !== undefined) saveIdempotencyKey(ctx.db, { account_id: accountId, endpoint: ENDPOINT, key, created_at: ctx.clock.now(), resource_id: conversation.id });
+    if (key !== undefined)
+      saveIdempotencyKey(ctx.db, {
+        account_id: accountId,
+        endpoint: ENDPOINT,
+        key,
+        created_at: ctx.clock.now(),
+        resource_id: conversation.id,
+      });
     return { chat: toChat(ctx, conversation, group), replayed: false };
   });
 }

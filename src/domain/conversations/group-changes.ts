@@ -13,13 +13,25 @@ import { GROUP_KINDS, type GroupKind } from "./group-rules.js";
 import { assertStillMember, conversationOfNumber, memberConversations, requireGroup, type Group } from "./groups.js";
 
 /** Why a handle cannot be a member of a group of this kind, or undefined when it can. */
-export function joinRefusal(ctx: DomainContext, accountId: string, kind: GroupKind, handle: string): string | undefined {
+export function joinRefusal(
+  ctx: DomainContext,
+  accountId: string,
+  kind: GroupKind,
+  handle: string,
+): string | undefined {
   const own = numberByHandle(ctx, handle);
   const number = own && own.accountId === accountId ? own : undefined;
   const channel = GROUP_KINDS[kind].channel;
-  if (number) return number.channels.includes(channel) ? undefined : `${handle} is one of the account's numbers and does not serve ${channel}`;
-  if (kind === "imessage") return contactProfile(ctx, handle).imessage ? undefined : `${handle} is not registered with iMessage: only iMessage users can be in an iMessage group`;
-  if (handle.includes("@")) return `${handle} is an iMessage address: it cannot be in a ${kind === "mms" ? "group MMS thread" : "WhatsApp group"}`;
+  if (number)
+    return number.channels.includes(channel)
+      ? undefined
+      : `${handle} is one of the account's numbers and does not serve ${channel}`;
+  if (kind === "imessage")
+    return contactProfile(ctx, handle).imessage
+      ? undefined
+      : `${handle} is not registered with iMessage: only iMessage users can be in an iMessage group`;
+  if (handle.includes("@"))
+    return `${handle} is an iMessage address: it cannot be in a ${kind === "mms" ? "group MMS thread" : "WhatsApp group"}`;
   if (kind === "whatsapp" && !contactProfile(ctx, handle).whatsapp) return `${handle} is not on WhatsApp`;
   return undefined;
 }
@@ -48,12 +60,14 @@ export function addGroupMember(ctx: DomainContext, group: Group, handle: string,
   const refusal = joinRefusal(ctx, group.accountId, group.kind, handle);
   if (refusal) throw invalidRequest(`${field}: ${refusal}`);
   const { maxMembers } = GROUP_KINDS[group.kind];
-  if (group.members.length >= maxMembers) throw invalidState(`The group is full: it has ${maxMembers} members, the most a ${group.kind} group can have`);
+  if (group.members.length >= maxMembers)
+    throw invalidState(`The group is full: it has ${maxMembers} members, the most a ${group.kind} group can have`);
   const at = ctx.clock.now();
   insertGroupMember(ctx.db, group.id, handle, at);
   touchGroup(ctx.db, group.id, at);
   const number = numberByHandle(ctx, handle);
-  if (number?.accountId === group.accountId) conversationOfNumber(ctx, group, handle, nextListTime(ctx, "messages", group.accountId));
+  if (number?.accountId === group.accountId)
+    conversationOfNumber(ctx, group, handle, nextListTime(ctx, "messages", group.accountId));
 }
 
 /**
@@ -63,7 +77,9 @@ export function addGroupMember(ctx: DomainContext, group: Group, handle: string,
 export function removeGroupMember(ctx: DomainContext, group: Group, handle: string): void {
   const { minMembers, name } = GROUP_KINDS[group.kind];
   if (group.members.length - 1 < minMembers) {
-    throw invalidState(`${name} keeps at least ${minMembers} members; removing ${handle} would leave ${group.members.length - 1}`);
+    throw invalidState(
+      `${name} keeps at least ${minMembers} members; removing ${handle} would leave ${group.members.length - 1}`,
+    );
   }
   deleteGroupMember(ctx.db, group.id, handle);
   touchGroup(ctx.db, group.id, ctx.clock.now());
@@ -75,13 +91,23 @@ export function removeGroupMember(ctx: DomainContext, group: Group, handle: stri
  * The change is a synchronous verdict of the network: the number must be a member and online.
  */
 function changeableGroup(ctx: DomainContext, row: ConversationRow): Group {
-  if (!row.is_group) throw new AppError("not_a_group", 409, "This is a one-to-one thread: only iMessage groups can be renamed or have members changed");
+  if (!row.is_group)
+    throw new AppError(
+      "not_a_group",
+      409,
+      "This is a one-to-one thread: only iMessage groups can be renamed or have members changed",
+    );
   const group = requireGroup(ctx, row);
   const verdict = GROUP_KINDS[group.kind].apiChanges;
-  if (verdict === "not_a_group") throw new AppError("not_a_group", 409, "WhatsApp groups cannot be renamed or have members changed through the API");
-  if (verdict === "invalid_state") throw invalidState("This is a group MMS thread (a member is not on iMessage): it cannot be renamed or have members changed");
+  if (verdict === "not_a_group")
+    throw new AppError("not_a_group", 409, "WhatsApp groups cannot be renamed or have members changed through the API");
+  if (verdict === "invalid_state")
+    throw invalidState(
+      "This is a group MMS thread (a member is not on iMessage): it cannot be renamed or have members changed",
+    );
   assertStillMember(group, row);
-  if (numberStatus(ctx, row.from_handle) === "offline") throw invalidState(`${row.from_handle} is offline; group changes need the network`);
+  if (numberStatus(ctx, row.from_handle) === "offline")
+    throw invalidState(`${row.from_handle} is offline; group changes need the network`);
   return group;
 }
 
@@ -112,14 +138,20 @@ export function addChatParticipant(ctx: DomainContext, accountId: string, id: st
 }
 
 /** DELETE /v1/chats/:id/participants/:handle (spec 4.5): removes a member; 404 for a handle that is not one. */
-export function removeChatParticipant(ctx: DomainContext, accountId: string, id: string, handleParam: string): ChatResource {
+export function removeChatParticipant(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  handleParam: string,
+): ChatResource {
   const row = conversationForPath(ctx, accountId, id);
   return ctx.db.transaction(() => {
     const group = changeableGroup(ctx, row);
     // `14155550191` without its `+` is accepted, as in the faults path: a `+` is easy to lose in a URL.
     const raw = /^\d+$/.test(handleParam) ? `+${handleParam}` : handleParam;
     const handle = parseHandle(raw)?.value;
-    if (!handle || !group.members.includes(handle)) throw notFound(`Participant ${clip(handleParam)} of chat ${row.id}`);
+    if (!handle || !group.members.includes(handle))
+      throw notFound(`Participant ${clip(handleParam)} of chat ${row.id}`);
     removeGroupMember(ctx, group, handle);
     return chatNow(ctx, row);
   });

@@ -30,9 +30,36 @@ export interface GroupKindRules {
  * and a member can be removed only while 3 would remain, as on an iPhone.
  */
 export const GROUP_KINDS: Readonly<Record<GroupKind, GroupKindRules>> = Object.freeze({
-  imessage: { channel: "imessage", service: "text", apiChanges: "allowed", contactChanges: true, typingAndRead: true, maxMembers: 32, minMembers: 3, name: "An iMessage group" },
-  mms: { channel: "sms", service: "text", apiChanges: "invalid_state", contactChanges: false, typingAndRead: false, maxMembers: 32, minMembers: 3, name: "A group MMS thread" },
-  whatsapp: { channel: "whatsapp", service: "whatsapp", apiChanges: "not_a_group", contactChanges: true, typingAndRead: true, maxMembers: 1024, minMembers: 2, name: "A WhatsApp group" },
+  imessage: {
+    channel: "imessage",
+    service: "text",
+    apiChanges: "allowed",
+    contactChanges: true,
+    typingAndRead: true,
+    maxMembers: 32,
+    minMembers: 3,
+    name: "An iMessage group",
+  },
+  mms: {
+    channel: "sms",
+    service: "text",
+    apiChanges: "invalid_state",
+    contactChanges: false,
+    typingAndRead: false,
+    maxMembers: 32,
+    minMembers: 3,
+    name: "A group MMS thread",
+  },
+  whatsapp: {
+    channel: "whatsapp",
+    service: "whatsapp",
+    apiChanges: "not_a_group",
+    contactChanges: true,
+    typingAndRead: true,
+    maxMembers: 1024,
+    minMembers: 2,
+    name: "A WhatsApp group",
+  },
 });
 
 /** How long the contacts see the account's typing bubble after `typing: true`, unless refreshed or hidden. */

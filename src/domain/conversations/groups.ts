@@ -45,7 +45,13 @@ export function requireGroup(ctx: DomainContext, conversation: ConversationRow):
 }
 
 /** Records a new group with its members (the first is whoever started it). */
-export function createGroup(ctx: DomainContext, accountId: string, kind: GroupKind, members: readonly string[], title: string | null): Group {
+export function createGroup(
+  ctx: DomainContext,
+  accountId: string,
+  kind: GroupKind,
+  members: readonly string[],
+  title: string | null,
+): Group {
   const at = ctx.clock.now();
   const row: GroupRow = { id: ctx.ids.uuid(), account_id: accountId, kind, title, created_at: at, updated_at: at };
   insertGroup(ctx.db, row, members);
@@ -53,7 +59,11 @@ export function createGroup(ctx: DomainContext, accountId: string, kind: GroupKi
 }
 
 /** The account's numbers among handles (members of a group, in their order). */
-export function accountNumbersAmong(ctx: DomainContext, accountId: string, handles: readonly string[]): AccountNumber[] {
+export function accountNumbersAmong(
+  ctx: DomainContext,
+  accountId: string,
+  handles: readonly string[],
+): AccountNumber[] {
   return handles.flatMap((handle) => {
     const number = numberByHandle(ctx, handle);
     return number && number.accountId === accountId ? [number] : [];
@@ -61,14 +71,20 @@ export function accountNumbersAmong(ctx: DomainContext, accountId: string, handl
 }
 
 /** True when one of the account's numbers can be a member of a group of this kind (it serves its channel). */
-export const numberServesGroup = (number: AccountNumber, kind: GroupKind) => number.channels.includes(GROUP_KINDS[kind].channel);
+export const numberServesGroup = (number: AccountNumber, kind: GroupKind) =>
+  number.channels.includes(GROUP_KINDS[kind].channel);
 
 /**
  * A member number's conversation in a group: each of the account's numbers in a group has its own
  * (same thread, different from_handle; spec 4.5). Created on first need with `lastMessageAt`
  * (a unique time of the account's message list), else returned as it is.
  */
-export function conversationOfNumber(ctx: DomainContext, group: Group, numberHandle: string, lastMessageAt: number): ConversationRow {
+export function conversationOfNumber(
+  ctx: DomainContext,
+  group: Group,
+  numberHandle: string,
+  lastMessageAt: number,
+): ConversationRow {
   const existing = findConversationOfNumber(ctx.db, group.id, numberHandle);
   if (existing) return existing;
   const row: ConversationRow = {

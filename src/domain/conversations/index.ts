@@ -6,7 +6,16 @@
 export { chatRemoteView, markChatRead, setChatTyping } from "./read-and-typing.js";
 export { conversationForPath, getChat, listChats, threadChannel, toChat, type ChatResource } from "./chats.js";
 export { createGroupChat, type CreateGroupResult } from "./create-group.js";
-export { addChatParticipant, addGroupMember, chatNow, joinRefusal, removeChatParticipant, removeGroupMember, renameChat, renameGroup } from "./group-changes.js";
+export {
+  addChatParticipant,
+  addGroupMember,
+  chatNow,
+  joinRefusal,
+  removeChatParticipant,
+  removeGroupMember,
+  renameChat,
+  renameGroup,
+} from "./group-changes.js";
 export { GROUP_KINDS, TYPING_BUBBLE_MS, type GroupKind, type GroupKindRules } from "./group-rules.js";
 export {
   accountNumbersAmong,

@@ -13,7 +13,9 @@ import { assertStillMember, groupOf, type Group } from "./groups.js";
 function readOrTypingThread(ctx: DomainContext, row: ConversationRow, what: string): Group | undefined {
   const group = groupOf(ctx, row);
   if (threadChannel(ctx, row, group) === "sms") {
-    throw invalidState(`${what} exist on iMessage and WhatsApp threads only; this is ${group ? "a group MMS" : "an SMS"} thread`);
+    throw invalidState(
+      `${what} exist on iMessage and WhatsApp threads only; this is ${group ? "a group MMS" : "an SMS"} thread`,
+    );
   }
   if (group) assertStillMember(group, row);
   return group;

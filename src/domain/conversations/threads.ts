@@ -58,7 +58,12 @@ export function touchThread(ctx: DomainContext, row: ConversationRow, at: number
 }
 
 /** The account's conversation for an id in a body or query: 400 invalid_request naming `field`. */
-export function conversationForField(ctx: DomainContext, accountId: string, id: string, field: string): ConversationRow {
+export function conversationForField(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  field: string,
+): ConversationRow {
   if (!isUuid(id)) throw invalidRequest(`${field}: must be a UUID`);
   const row = findAccountConversation(ctx.db, accountId, id.toLowerCase());
   if (!row) throw invalidRequest(`${field}: no conversation ${id} in this account`);

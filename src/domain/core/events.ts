@@ -24,12 +24,23 @@ export type EventFields<T extends EventType> = Omit<EventPayload<T>, "type">;
  * Writes an event to the outbox. Call it inside the transaction of the state change that caused
  * it: fan-out (webhook deliveries) happens in the same transaction, live listeners after commit.
  */
-export function emitEvent<T extends EventType>(ctx: DomainContext, accountId: string, type: T, fields: EventFields<T>): EmittedEvent<T> {
+export function emitEvent<T extends EventType>(
+  ctx: DomainContext,
+  accountId: string,
+  type: T,
+  fields: EventFields<T>,
+): EmittedEvent<T> {
   const payload = { type, ...fields } as EventPayload<T>;
   const createdAt = ctx.clock.now();
   // Time-ordered: the outbox's id index grows at its end instead of at a random page per event.
   const id = timeOrderedUuid(ctx.ids, createdAt);
-  const seq = insertEvent(ctx.db, { id, account_id: accountId, type, payload: JSON.stringify(payload), created_at: createdAt });
+  const seq = insertEvent(ctx.db, {
+    id,
+    account_id: accountId,
+    type,
+    payload: JSON.stringify(payload),
+    created_at: createdAt,
+  });
   const event: EmittedEvent<T> = { seq, id, accountId, type, payload, createdAt };
   for (const fanOut of ctx.fanOuts) fanOut(ctx, event as EmittedEvent);
   ctx.db.afterCommit(() => ctx.bus.publish("event", event as EmittedEvent));
@@ -38,13 +49,25 @@ export function emitEvent<T extends EventType>(ctx: DomainContext, accountId: st
 
 /** An emitted event as the control API shows it. */
 export function toEventView(event: EmittedEvent): EventView {
-  return { id: event.id, seq: event.seq, type: event.type, created_at: isoTime(event.createdAt), payload: event.payload };
+  return {
+    id: event.id,
+    seq: event.seq,
+    type: event.type,
+    created_at: isoTime(event.createdAt),
+    payload: event.payload,
+  };
 }
 
 /** An outbox row as the control API shows it. */
 export function eventRowView(row: EventRow): EventView {
   // Only emitEvent writes the outbox, so a row's type is always an event name.
-  return { id: row.id, seq: row.seq, type: row.type as EventType, created_at: isoTime(row.created_at), payload: JSON.parse(row.payload) as EventPayload };
+  return {
+    id: row.id,
+    seq: row.seq,
+    type: row.type as EventType,
+    created_at: isoTime(row.created_at),
+    payload: JSON.parse(row.payload) as EventPayload,
+  };
 }
 
 /** The account's events after sequence number `after`, oldest first (or newest first): at most `limit`, of `types` when given. */
@@ -56,13 +79,18 @@ export function listEvents(
   options: { order?: "asc" | "desc"; types?: ReadonlySet<EventType> } = {},
 ): EventView[] {
   const types = options.types ? [...options.types] : undefined;
-  return listEventsAfter(ctx.db, after, limit, { accountId, types, newestFirst: options.order === "desc" }).map(eventRowView);
+  return listEventsAfter(ctx.db, after, limit, { accountId, types, newestFirst: options.order === "desc" }).map(
+    eventRowView,
+  );
 }
 
 /** `types=a,b` (a query filter) → a set of event names, or undefined for all; 400 on an unknown name. */
 export function parseEventTypes(raw: string | null | undefined, field = "types"): Set<EventType> | undefined {
   if (!raw) return undefined;
-  const names = raw.split(",").map((name) => name.trim()).filter(Boolean);
+  const names = raw
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (names.length === 0) return undefined;
   for (const name of names) if (!isEventType(name)) throw invalidRequest(`${field}: unknown event "${name}"`);
   return new Set(names as EventType[]);

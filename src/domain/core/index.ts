@@ -3,9 +3,31 @@
  * live listeners hear from, the settings of the simulated world, and the module shape concepts
  * plug in with.
  */
-export { cacheOf, createContext, resetCaches, type ContextOptions, type DomainContext, type EventFanOut, type HostUrls } from "./context.js";
+export {
+  cacheOf,
+  createContext,
+  resetCaches,
+  type ContextOptions,
+  type DomainContext,
+  type EventFanOut,
+  type HostUrls,
+} from "./context.js";
 export { createBus, type DomainBus, type DomainTopics } from "./bus.js";
-export { EVENT_TYPES, emitEvent, eventRowView, getEvent, isEventType, listEvents, parseEventTypes, toEventView, type EmittedEvent, type EventFields, type EventPayload, type EventType, type EventView } from "./events.js";
+export {
+  EVENT_TYPES,
+  emitEvent,
+  eventRowView,
+  getEvent,
+  isEventType,
+  listEvents,
+  parseEventTypes,
+  toEventView,
+  type EmittedEvent,
+  type EventFields,
+  type EventPayload,
+  type EventType,
+  type EventView,
+} from "./events.js";
 export { scheduleJob, type JobCompletion, type JobHandler, type JobRun } from "./jobs.js";
 export { nextListTime, type PagedList } from "./list-time.js";
 export { fanOutsOf, jobHandlersOf, type BoundJobHandler, type DomainModule } from "./module.js";

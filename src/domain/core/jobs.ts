@@ -24,13 +24,7 @@ export type JobCompletion = () => void;
 export type JobHandler = (ctx: DomainContext, payload: any, run: JobRun) => void | Promise<void | JobCompletion>;
 
 /** Persists a job due at `dueAt` (virtual time); call inside the transaction that needs it. */
-export function scheduleJob(
-  ctx: DomainContext,
-  kind: string,
-  payload: unknown,
-  dueAt: number,
-  lane?: string,
-): number {
+export function scheduleJob(ctx: DomainContext, kind: string, payload: unknown, dueAt: number, lane?: string): number {
   const id = insertJob(ctx.db, { kind, payload, due_at: dueAt, lane: lane ?? null, created_at: ctx.clock.now() });
   ctx.db.afterCommit(() => ctx.bus.publish("job", { dueAt, lane: lane ?? null }));
   return id;

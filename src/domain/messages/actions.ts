@@ -1,7 +1,12 @@
 import { editBody, reactBody } from "../../contract/messages.js";
 import { invalidRequest, invalidState } from "../../lib/app-error.js";
 import { parseInput } from "../../lib/validation.js";
-import { findMessageAction, insertMessageAction, updateMessageAction, type MessageActionRow } from "../../store/message-actions.js";
+import {
+  findMessageAction,
+  insertMessageAction,
+  updateMessageAction,
+  type MessageActionRow,
+} from "../../store/message-actions.js";
 import { findMessageById, updateMessage, type MessageRow } from "../../store/messages.js";
 import { emitEvent, scheduleJob, type DomainContext, type JobHandler } from "../core/index.js";
 import { meetFaults, type Channel } from "../world/index.js";
@@ -22,15 +27,24 @@ const required = (input: unknown, example: string) => {
 
 /** 409 unless the message went out over iMessage and is still there (edit and unsend, spec 4.3). */
 function assertEditable(row: MessageRow, action: "edit" | "unsend"): void {
-  if (row.direction !== "outbound") throw invalidState(`Only the account's own messages can be ${action === "edit" ? "edited" : "unsent"}`);
+  if (row.direction !== "outbound")
+    throw invalidState(`Only the account's own messages can be ${action === "edit" ? "edited" : "unsent"}`);
   if (row.status === "unsent") throw invalidState("The message was unsent");
   if (row.status === "queued") throw invalidState("The message has not been sent yet (status queued)");
-  if (row.status === "failed") throw invalidState("The message failed and was never sent: retry it first (POST /v1/messages/:id/retry)");
-  if (row.channel !== "imessage") throw invalidState(`${action === "edit" ? "Edit" : "Unsend"} is iMessage only; this message went by ${row.channel}`);
+  if (row.status === "failed")
+    throw invalidState("The message failed and was never sent: retry it first (POST /v1/messages/:id/retry)");
+  if (row.channel !== "imessage")
+    throw invalidState(
+      `${action === "edit" ? "Edit" : "Unsend"} is iMessage only; this message went by ${row.channel}`,
+    );
 }
 
 /** Records an action and its first attempt, after the send latency; answers with the message. */
-function queueAction(ctx: DomainContext, row: MessageRow, fields: Pick<MessageActionRow, "kind" | "reaction" | "remove" | "text">): MessageResource {
+function queueAction(
+  ctx: DomainContext,
+  row: MessageRow,
+  fields: Pick<MessageActionRow, "kind" | "reaction" | "remove" | "text">,
+): MessageResource {
   ctx.db.transaction(() => {
     const at = ctx.clock.now();
     const id = ctx.ids.uuid();
@@ -55,7 +69,8 @@ export function reactToMessage(ctx: DomainContext, accountId: string, id: string
   const row = messageForPath(ctx, accountId, id);
   const body = parseInput(reactBody, required(input, '{ "reaction": "love" }'));
   requireReaction(body.reaction);
-  if (row.status !== "delivered" && row.status !== "read") throw invalidState(`Reactions need a delivered message; this one is ${row.status}`);
+  if (row.status !== "delivered" && row.status !== "read")
+    throw invalidState(`Reactions need a delivered message; this one is ${row.status}`);
   if (row.channel === "sms") throw invalidState("Reactions are not supported on SMS");
   return queueAction(ctx, row, { kind: "react", reaction: body.reaction, remove: body.remove ? 1 : 0, text: null });
 }
@@ -102,11 +117,17 @@ function land(ctx: DomainContext, action: MessageActionRow, message: MessageRow)
     for (const copy of [message, ...otherCopies(ctx, message)]) {
       const editedAt = ctx.clock.now();
       updateMessage(ctx.db, copy.id, { text: action.text, edited_at: editedAt, updated_at: ctx.clock.now() });
-      emitEvent(ctx, copy.account_id, "message.edited", editedFields({ ...copy, text: action.text, edited_at: editedAt }));
+      emitEvent(
+        ctx,
+        copy.account_id,
+        "message.edited",
+        editedFields({ ...copy, text: action.text, edited_at: editedAt }),
+      );
     }
   } else if (action.kind === "unsend") {
     applyTransition(ctx, message, "unsent");
-    for (const copy of otherCopies(ctx, message)) if (canTransition(copy, "unsent")) applyTransition(ctx, copy, "unsent");
+    for (const copy of otherCopies(ctx, message))
+      if (canTransition(copy, "unsent")) applyTransition(ctx, copy, "unsent");
   }
   // A reaction sent through the API changes nothing visible: message.reaction is for contacts' reactions.
 }
@@ -123,12 +144,18 @@ export const runActionAttempt: JobHandler = (ctx, payload: { action_id: string }
   const now = ctx.clock.now();
   const drop = (error: string) => updateMessageAction(ctx.db, action.id, { status: "dropped", error, updated_at: now });
   if (!message || message.status === "unsent") return void drop("The message was unsent");
-  if (action.kind === "unsend" && !canTransition(message, "unsent")) return void drop(`The message is ${message.status}`);
+  if (action.kind === "unsend" && !canTransition(message, "unsent"))
+    return void drop(`The message is ${message.status}`);
 
   const outcome = meetFaults(ctx, message.number_handle, message.channel as Channel, now);
   if (outcome.kind === "ok") {
     land(ctx, action, message);
-    updateMessageAction(ctx.db, action.id, { status: "done", error: null, first_attempt_at: action.first_attempt_at ?? now, updated_at: now });
+    updateMessageAction(ctx.db, action.id, {
+      status: "done",
+      error: null,
+      first_attempt_at: action.first_attempt_at ?? now,
+      updated_at: now,
+    });
     return;
   }
   if (outcome.kind === "permanent") return void drop(outcome.error);

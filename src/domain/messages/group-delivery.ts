@@ -1,4 +1,10 @@
-import { findGroupMessage, findReceipt, insertReceipts, listCopyIds, updateReceipt } from "../../store/group-messages.js";
+import {
+  findGroupMessage,
+  findReceipt,
+  insertReceipts,
+  listCopyIds,
+  updateReceipt,
+} from "../../store/group-messages.js";
 import { findMessageById, type MessageRow } from "../../store/messages.js";
 import { conversationOfNumber, GROUP_KINDS, groupById, touchThread, type Group } from "../conversations/index.js";
 import { nextListTime, type DomainContext } from "../core/index.js";
@@ -48,7 +54,15 @@ function deliverCopy(ctx: DomainContext, row: MessageRow, memberNumber: string):
   const createdAt = nextListTime(ctx, "messages", row.account_id);
   const conversation = touchThread(ctx, conversationOfNumber(ctx, group, memberNumber, createdAt), createdAt);
   const media = row.has_attachments ? { copyOf: row.id, voiceMemo: row.voice_memo === 1 } : undefined;
-  recordInbound(ctx, { conversation, from: row.number_handle, channel: row.channel, text: row.text, createdAt, group: { id: group.id, originId: row.id }, media });
+  recordInbound(ctx, {
+    conversation,
+    from: row.number_handle,
+    channel: row.channel,
+    text: row.text,
+    createdAt,
+    group: { id: group.id, originId: row.id },
+    media,
+  });
 }
 
 /**
@@ -56,7 +70,12 @@ function deliverCopy(ctx: DomainContext, row: MessageRow, memberNumber: string):
  * account's numbers, the message `delivered` when it is the first, and its own read after the
  * read delay where it sends read receipts.
  */
-export function acknowledgeByMember(ctx: DomainContext, row: MessageRow, member: string, options: { schedule?: boolean } = {}): MessageRow {
+export function acknowledgeByMember(
+  ctx: DomainContext,
+  row: MessageRow,
+  member: string,
+  options: { schedule?: boolean } = {},
+): MessageRow {
   const receipt = findReceipt(ctx.db, row.id, member);
   if (!receipt || receipt.delivered_at !== null) return row;
   updateReceipt(ctx.db, row.id, member, { delivered_at: ctx.clock.now() });
@@ -77,7 +96,11 @@ export function readByMember(ctx: DomainContext, row: MessageRow, member: string
 }
 
 /** The group message a member's job is about, unless it moved on (retried, forced, unsent, failed). */
-function currentForMember(ctx: DomainContext, job: LifecycleJob, statuses: readonly MessageRow["status"][]): MessageRow | undefined {
+function currentForMember(
+  ctx: DomainContext,
+  job: LifecycleJob,
+  statuses: readonly MessageRow["status"][],
+): MessageRow | undefined {
   const row = findMessageById(ctx.db, job.message_id);
   return row && row.generation === job.generation && statuses.includes(row.status) ? row : undefined;
 }

@@ -30,7 +30,9 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
   const now = ctx.clock.now();
   const number = numberByHandle(ctx, row.number_handle);
   const fail = (trigger: Trigger, error: string, changes = {}) =>
-    applyTransition(ctx, row, trigger, { changes: { ...changes, error, first_attempt_at: row.first_attempt_at ?? now } });
+    applyTransition(ctx, row, trigger, {
+      changes: { ...changes, error, first_attempt_at: row.first_attempt_at ?? now },
+    });
   if (!number) return void fail("permanent_error", `${row.number_handle} is no longer one of the account's numbers`);
 
   // A group message goes over its group's channel (no Android rule: the group exists on the network).

@@ -19,9 +19,15 @@ export function listMessages(
     "query",
   );
   // An id in a query filter that is not the account's is 400 naming it (SANDBOX.md section 5).
-  const conversationId = conversation_id === undefined ? undefined : conversationForField(ctx, accountId, conversation_id, "conversation_id").id;
+  const conversationId =
+    conversation_id === undefined
+      ? undefined
+      : conversationForField(ctx, accountId, conversation_id, "conversation_id").id;
   const rows = listMessageRows(ctx.db, accountId, { conversationId, before, limit: limit + 1 });
-  return { data: rows.slice(0, limit).map((row) => toMessage(ctx, row, row.in_group === 1)), hasMore: rows.length > limit };
+  return {
+    data: rows.slice(0, limit).map((row) => toMessage(ctx, row, row.in_group === 1)),
+    hasMore: rows.length > limit,
+  };
 }
 
 /** The account's message for an id in the path: 404 when malformed, unknown or another account's. */

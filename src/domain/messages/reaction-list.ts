@@ -20,18 +20,34 @@ interface ReactionChange {
  * show them: the contacts' (their message.reaction events) and the account's (API reactions
  * that landed). Each person's reaction counts once; a later `remove` takes it away.
  */
-export function listThreadReactions(ctx: DomainContext, accountId: string, query: Record<string, string>): ReactionView[] {
+export function listThreadReactions(
+  ctx: DomainContext,
+  accountId: string,
+  query: Record<string, string>,
+): ReactionView[] {
   const { conversation_id } = parseInput(listReactionsQuery, { conversation_id: query.conversation_id }, "query");
   const thread = conversationForField(ctx, accountId, conversation_id, "conversation_id");
   const changes: ReactionChange[] = [];
   for (const row of listEventPayloadsOfType(ctx.db, accountId, "message.reaction")) {
     const payload = JSON.parse(row.payload) as EventPayload<"message.reaction">;
     if (payload.conversation_id !== thread.id) continue;
-    const view: ReactionView = { message_id: payload.message_id, from: payload.from, side: "contact", reaction: payload.reaction, at: isoTime(row.created_at) };
+    const view: ReactionView = {
+      message_id: payload.message_id,
+      from: payload.from,
+      side: "contact",
+      reaction: payload.reaction,
+      at: isoTime(row.created_at),
+    };
     changes.push({ view, removed: payload.removed, at: row.created_at });
   }
   for (const action of listLandedReactions(ctx.db, thread.id)) {
-    const view: ReactionView = { message_id: action.message_id, from: action.number_handle, side: "account", reaction: action.reaction ?? "", at: isoTime(action.updated_at) };
+    const view: ReactionView = {
+      message_id: action.message_id,
+      from: action.number_handle,
+      side: "account",
+      reaction: action.reaction ?? "",
+      at: isoTime(action.updated_at),
+    };
     changes.push({ view, removed: action.remove === 1, at: action.updated_at });
   }
   // Replayed in the order they landed; a stable sort keeps each source's own order on ties.

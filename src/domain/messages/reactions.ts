@@ -18,5 +18,6 @@ export function isValidReaction(value: string): boolean {
 
 /** Throws 400 invalid_request naming `field` unless the value is a valid reaction (spec 4.3). */
 export function requireReaction(value: string, field = "reaction"): void {
-  if (!isValidReaction(value)) throw invalidRequest(`${field}: must be one of ${NAMED_REACTIONS.join(", ")} or a single emoji`);
+  if (!isValidReaction(value))
+    throw invalidRequest(`${field}: must be one of ${NAMED_REACTIONS.join(", ")} or a single emoji`);
 }

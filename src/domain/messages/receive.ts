@@ -13,7 +13,9 @@ import { receivedFields } from "./views.js";
  * The media of an arriving message: uploads it claims (a contact's message, or the first copy of
  * a group message), or the attachments of the copy it repeats (another member number's copy).
  */
-export type ArrivalMedia = { claim: string[]; voiceMemo?: boolean; durationSeconds?: number } | { copyOf: string; voiceMemo: boolean };
+export type ArrivalMedia =
+  | { claim: string[]; voiceMemo?: boolean; durationSeconds?: number }
+  | { copyOf: string; voiceMemo: boolean };
 
 /** A message arriving at one of the account's numbers, in a thread already moved to the top for it. */
 export interface Arrival {
@@ -41,7 +43,11 @@ export function recordInbound(ctx: DomainContext, arrival: Arrival): MessageRow 
   const metadata = channel === "whatsapp" ? { sender_jid: whatsappJid(from) } : { sender_handle: from };
   const id = timeOrderedUuid(ctx.ids, createdAt);
   if (media && "claim" in media) {
-    attachInbound(ctx, conversation.account_id, media.claim, id, { channel, voiceMemo: media.voiceMemo, durationSeconds: media.durationSeconds });
+    attachInbound(ctx, conversation.account_id, media.claim, id, {
+      channel,
+      voiceMemo: media.voiceMemo,
+      durationSeconds: media.durationSeconds,
+    });
   } else if (media) {
     copyAttachments(ctx, conversation.account_id, media.copyOf, id, channel);
   }
@@ -77,7 +83,13 @@ export function recordInbound(ctx: DomainContext, arrival: Arrival): MessageRow 
     updated_at: createdAt,
   };
   insertMessage(ctx.db, row);
-  if (group) insertGroupMessage(ctx.db, { message_id: row.id, group_id: group.id, origin_id: group.originId ?? row.id, created_at: createdAt });
+  if (group)
+    insertGroupMessage(ctx.db, {
+      message_id: row.id,
+      group_id: group.id,
+      origin_id: group.originId ?? row.id,
+      created_at: createdAt,
+    });
   emitEvent(ctx, conversation.account_id, "message.received", receivedFields(row, group !== undefined));
   return row;
 }

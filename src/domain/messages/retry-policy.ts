@@ -58,29 +58,50 @@ export function retryColumnsOf(state: RetryState): RetryColumns {
  * Decides what follows a failed attempt made at `now`. The 24-hour window closes exactly: the
  * last retry is placed on the deadline, and an attempt still blocked there gives up.
  */
-export function decideRetry(state: RetryState, failure: RetryableFailure, now: number, numberHandle: string): RetryDecision {
+export function decideRetry(
+  state: RetryState,
+  failure: RetryableFailure,
+  now: number,
+  numberHandle: string,
+): RetryDecision {
   const { transient, offline } = RETRY_POLICY;
   const deadline = state.firstAttemptAt + RETRY_POLICY.windowMs;
   switch (failure.kind) {
     case "transient": {
       const next = { ...state, attempts: state.attempts + 1, backoffMs: offline.initialBackoffMs };
       if (next.attempts >= transient.maxAttempts) {
-        return { retry: false, state: next, error: `Transient send error on ${next.attempts} attempts in a row; gave up` };
+        return {
+          retry: false,
+          state: next,
+          error: `Transient send error on ${next.attempts} attempts in a row; gave up`,
+        };
       }
       return { retry: true, at: now + transient.retryAfterMs, state: next };
     }
     case "offline": {
       if (now >= deadline) {
-        return { retry: false, state, error: `The sending number ${numberHandle} was still offline 24 hours after the first send attempt` };
+        return {
+          retry: false,
+          state,
+          error: `The sending number ${numberHandle} was still offline 24 hours after the first send attempt`,
+        };
       }
       const next = { ...state, backoffMs: Math.min(state.backoffMs * 2, offline.ceilingMs) };
       return { retry: true, at: Math.min(now + state.backoffMs, deadline), state: next };
     }
     case "rate_limited": {
       if (now >= deadline) {
-        return { retry: false, state, error: `WhatsApp was still rate-limiting ${numberHandle} 24 hours after the first send attempt` };
+        return {
+          retry: false,
+          state,
+          error: `WhatsApp was still rate-limiting ${numberHandle} 24 hours after the first send attempt`,
+        };
       }
-      return { retry: true, at: Math.min(failure.until, deadline), state: { ...state, backoffMs: offline.initialBackoffMs } };
+      return {
+        retry: true,
+        at: Math.min(failure.until, deadline),
+        state: { ...state, backoffMs: offline.initialBackoffMs },
+      };
     }
   }
 }

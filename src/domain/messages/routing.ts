@@ -36,7 +36,12 @@ export function assertSendable(number: AccountNumber, to: string, requested: "wh
  * when asked for; otherwise iMessage when the contact is on it and the number serves it, else
  * SMS. Outbound-first to an Android contact is refused (spec section 1).
  */
-export function routeOutbound(ctx: DomainContext, number: AccountNumber, profile: ContactProfile, requested: string | null): Route {
+export function routeOutbound(
+  ctx: DomainContext,
+  number: AccountNumber,
+  profile: ContactProfile,
+  requested: string | null,
+): Route {
   let channel: Channel;
   if (requested === "whatsapp") {
     if (!profile.whatsapp) return { error: `${profile.handle} is not on WhatsApp` };
@@ -70,7 +75,8 @@ export const whatsappJid = (e164: string) => `${e164.replace(/^\+/, "")}@s.whats
 
 /** GET /v1/handles/availability (spec 4.3). */
 export function handleAvailability(ctx: DomainContext, input: string | null): HandleAvailability {
-  if (input === null || input.trim() === "") throw invalidRequest("handle: required (an E.164 phone number or iMessage email)");
+  if (input === null || input.trim() === "")
+    throw invalidRequest("handle: required (an E.164 phone number or iMessage email)");
   const query = parseInput(availabilityQuery, { handle: input }, "query");
   const handle = requireHandle(query.handle, "handle");
   const profile = contactProfile(ctx, handle);

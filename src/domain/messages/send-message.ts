@@ -52,17 +52,32 @@ interface Destination {
  * A send into a group (spec 4.5): over the group's channel, from the conversation's number while it
  * is a member (409 otherwise). WhatsApp Cloud API numbers do not support groups: 400 unsupported.
  */
-function groupDestination(ctx: DomainContext, conversation: ConversationRow, requested: "whatsapp" | null): Destination {
+function groupDestination(
+  ctx: DomainContext,
+  conversation: ConversationRow,
+  requested: "whatsapp" | null,
+): Destination {
   const group = requireGroup(ctx, conversation);
   const number = numberByHandle(ctx, conversation.from_handle);
   if (!number) throw invalidRequest("conversation_id: its number is no longer one of the account's numbers");
   const whatsapp = group.kind === "whatsapp";
   if (whatsapp && number.whatsappApi === "cloud") {
-    throw new AppError("unsupported", 400, `conversation_id: ${number.handle} is on the WhatsApp Cloud API, which does not support groups`);
+    throw new AppError(
+      "unsupported",
+      400,
+      `conversation_id: ${number.handle} is on the WhatsApp Cloud API, which does not support groups`,
+    );
   }
-  if (requested === "whatsapp" && !whatsapp) throw invalidRequest("channel: this group is an iMessage/SMS group, not a WhatsApp one");
+  if (requested === "whatsapp" && !whatsapp)
+    throw invalidRequest("channel: this group is an iMessage/SMS group, not a WhatsApp one");
   assertStillMember(group, conversation);
-  return { number, to: group.id, service: GROUP_KINDS[group.kind].service, requested: whatsapp ? "whatsapp" : null, group: { group, conversation } };
+  return {
+    number,
+    to: group.id,
+    service: GROUP_KINDS[group.kind].service,
+    requested: whatsapp ? "whatsapp" : null,
+    group: { group, conversation },
+  };
 }
 
 function destinationOf(ctx: DomainContext, accountId: string, body: SendMessageBody): Destination {
@@ -78,7 +93,12 @@ function destinationOf(ctx: DomainContext, accountId: string, body: SendMessageB
     }
     const number = numberByHandle(ctx, thread.from_handle);
     if (!number) throw invalidRequest("conversation_id: its number is no longer one of the account's numbers");
-    return { number, to: thread.remote_handle, service: thread.service, requested: thread.service === "whatsapp" ? "whatsapp" : null };
+    return {
+      number,
+      to: thread.remote_handle,
+      service: thread.service,
+      requested: thread.service === "whatsapp" ? "whatsapp" : null,
+    };
   }
   if (body.to == null) throw invalidRequest("to: required (with from_handle) unless conversation_id is set");
   if (body.from_handle == null) throw invalidRequest("from_handle: required with to");
@@ -86,7 +106,11 @@ function destinationOf(ctx: DomainContext, accountId: string, body: SendMessageB
   const fromHandle = parseHandleMemo(body.from_handle);
   const number = fromHandle?.kind === "phone" ? numberByHandle(ctx, fromHandle.value) : undefined;
   if (!number || number.accountId !== accountId) {
-    throw new AppError("invalid_from_handle", 400, `from_handle: ${clip(body.from_handle)} is not one of this account's numbers`);
+    throw new AppError(
+      "invalid_from_handle",
+      400,
+      `from_handle: ${clip(body.from_handle)} is not one of this account's numbers`,
+    );
   }
   assertSendable(number, to, requested);
   return { number, to, service: serviceOf(requested), requested };
@@ -104,16 +128,25 @@ function idempotencyKeyOf(header: string | null): string | undefined {
  * replays the message an Idempotency-Key already created (nothing is sent again) or creates the
  * message queued, with its thread and its first send attempt.
  */
-export function sendMessage(ctx: DomainContext, accountId: string, input: unknown, keyHeader: string | null): SendResult {
-  if (input === undefined) throw invalidRequest("body: required, e.g. { \"to\": \"+14155550191\", \"from_handle\": \"+14155550101\", \"text\": \"hi\" }");
+export function sendMessage(
+  ctx: DomainContext,
+  accountId: string,
+  input: unknown,
+  keyHeader: string | null,
+): SendResult {
+  if (input === undefined)
+    throw invalidRequest('body: required, e.g. { "to": "+14155550191", "from_handle": "+14155550101", "text": "hi" }');
   const key = idempotencyKeyOf(keyHeader);
   const body = parseInput(sendBody, input);
   const destination = destinationOf(ctx, accountId, body);
   const attachmentIds = body.attachment_ids ?? [];
   if (body.text == null && attachmentIds.length === 0) throw invalidRequest("text: text or attachment_ids is required");
-  if (new Set(attachmentIds.map((id) => id.toLowerCase())).size !== attachmentIds.length) throw invalidRequest("attachment_ids: lists an attachment twice");
-  if (body.voice_memo === true && attachmentIds.length === 0) throw invalidRequest("voice_memo: needs an audio attachment in attachment_ids");
-  if (body.effect != null && destination.requested === "whatsapp") throw invalidRequest("effect: effects are iMessage only, not for channel whatsapp");
+  if (new Set(attachmentIds.map((id) => id.toLowerCase())).size !== attachmentIds.length)
+    throw invalidRequest("attachment_ids: lists an attachment twice");
+  if (body.voice_memo === true && attachmentIds.length === 0)
+    throw invalidRequest("voice_memo: needs an audio attachment in attachment_ids");
+  if (body.effect != null && destination.requested === "whatsapp")
+    throw invalidRequest("effect: effects are iMessage only, not for channel whatsapp");
 
   return ctx.db.transaction(() => {
     if (key !== undefined) {
@@ -130,10 +163,12 @@ export function sendMessage(ctx: DomainContext, accountId: string, input: unknow
     if (body.reply_to != null) {
       const target = findAccountMessage(ctx.db, accountId, body.reply_to.toLowerCase());
       if (!target) throw invalidRequest(`reply_to: no message ${body.reply_to} in this account`);
-      if (target.conversation_id !== thread.id) throw invalidRequest("reply_to: that message is in another conversation");
+      if (target.conversation_id !== thread.id)
+        throw invalidRequest("reply_to: that message is in another conversation");
     }
     const id = timeOrderedUuid(ctx.ids, createdAt);
-    if (attachmentIds.length > 0) claimAttachments(ctx, accountId, attachmentIds, id, { voiceMemo: body.voice_memo === true });
+    if (attachmentIds.length > 0)
+      claimAttachments(ctx, accountId, attachmentIds, id, { voiceMemo: body.voice_memo === true });
     // MESSAGE_TRANSITIONS.accepted: queued, channel null, first attempt after the send latency.
     const dueAt = now + ctx.settings.sendLatencyMs;
     const row: MessagesTable = {
@@ -151,7 +186,13 @@ export function sendMessage(ctx: DomainContext, accountId: string, input: unknow
       reply_to: body.reply_to?.toLowerCase() ?? null,
       error: null,
       // Group messages name their sender, as received ones do (spec section 2).
-      metadata: destination.group ? JSON.stringify(destination.requested === "whatsapp" ? { sender_jid: whatsappJid(number.handle) } : { sender_handle: number.handle }) : null,
+      metadata: destination.group
+        ? JSON.stringify(
+            destination.requested === "whatsapp"
+              ? { sender_jid: whatsappJid(number.handle) }
+              : { sender_handle: number.handle },
+          )
+        : null,
       has_attachments: attachmentIds.length > 0 ? 1 : 0,
       voice_memo: body.voice_memo ? 1 : 0,
       media_quality: body.media_quality ?? "fit",
@@ -166,10 +207,23 @@ export function sendMessage(ctx: DomainContext, accountId: string, input: unknow
       updated_at: createdAt,
     };
     insertMessage(ctx.db, row);
-    if (destination.group) insertGroupMessage(ctx.db, { message_id: id, group_id: destination.group.group.id, origin_id: id, created_at: createdAt });
+    if (destination.group)
+      insertGroupMessage(ctx.db, {
+        message_id: id,
+        group_id: destination.group.group.id,
+        origin_id: id,
+        created_at: createdAt,
+      });
     const job: LifecycleJob = { message_id: id, generation: 0 };
     scheduleJob(ctx, MESSAGE_JOBS.send, job, dueAt);
-    if (key !== undefined) saveIdempotencyKey(ctx.db, { account_id: accountId, endpoint: ENDPOINT, key, created_at: createdAt, resource_id: id });
+    if (key !== undefined)
+      saveIdempotencyKey(ctx.db, {
+        account_id: accountId,
+        endpoint: ENDPOINT,
+        key,
+        created_at: createdAt,
+        resource_id: id,
+      });
     // A new message: whether it is a group message is known here, not read back.
     return { message: toMessage(ctx, row, destination.group !== undefined), replayed: false };
   });

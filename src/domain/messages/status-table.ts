@@ -46,9 +46,21 @@ export const MESSAGE_TRANSITIONS = Object.freeze({
   /** POST /v1/messages accepted: 202, channel null. */
   accepted: { from: [], to: "queued", event: null, stamp: null, next: { job: "send", after: "send_latency" } },
   /** The message left the queue: channel resolved. */
-  send_succeeded: { from: ["queued"], to: "sent", event: "message.sent", stamp: "sent_at", next: { job: "acknowledge", after: "deliver_latency", when: "reachable" } },
+  send_succeeded: {
+    from: ["queued"],
+    to: "sent",
+    event: "message.sent",
+    stamp: "sent_at",
+    next: { job: "acknowledge", after: "deliver_latency", when: "reachable" },
+  },
   /** The recipient's device acknowledged (never for an unreachable contact). */
-  acknowledged: { from: ["sent"], to: "delivered", event: "message.delivered", stamp: "delivered_at", next: { job: "read", after: "read_delay", when: "read_receipts" } },
+  acknowledged: {
+    from: ["sent"],
+    to: "delivered",
+    event: "message.delivered",
+    stamp: "delivered_at",
+    next: { job: "read", after: "read_delay", when: "read_receipts" },
+  },
   /** The recipient read it (read receipts on). */
   read: { from: ["delivered"], to: "read", event: "message.read", stamp: "read_at", next: null },
   /** Transient error, sender online: retried about every 30 s. */
@@ -99,7 +111,12 @@ export function canTransition(row: MessageRow, trigger: Trigger): boolean {
  * the event, and the follow-up job. Returns the updated row. 409 invalid_state when the table
  * does not allow the trigger from the current status.
  */
-export function applyTransition(ctx: DomainContext, row: MessageRow, trigger: Trigger, options: TransitionOptions = {}): MessageRow {
+export function applyTransition(
+  ctx: DomainContext,
+  row: MessageRow,
+  trigger: Trigger,
+  options: TransitionOptions = {},
+): MessageRow {
   const transition: Transition = MESSAGE_TRANSITIONS[trigger];
   if (!canTransition(row, trigger)) throw invalidState(`A ${row.status} message cannot move to ${transition.to}`);
   const now = ctx.clock.now();
@@ -111,21 +128,31 @@ export function applyTransition(ctx: DomainContext, row: MessageRow, trigger: Tr
   next.status = transition.to;
   next.updated_at = now;
   if (transition.stamp) next[transition.stamp] = now;
-  next.next_attempt_at = transition.next?.job === "send" && willSchedule ? (followUpAt(ctx, row, transition.next, now, options) ?? null) : null;
+  next.next_attempt_at =
+    transition.next?.job === "send" && willSchedule
+      ? (followUpAt(ctx, row, transition.next, now, options) ?? null)
+      : null;
   saveLifecycle(ctx.db, next);
-  if (transition.event) emitEvent(ctx, row.account_id, transition.event, lifecycleFields(next, isGroupMessage(ctx, row)));
+  if (transition.event)
+    emitEvent(ctx, row.account_id, transition.event, lifecycleFields(next, isGroupMessage(ctx, row)));
   if (willSchedule && transition.next) scheduleNext(ctx, next, transition.next, now, options);
   return next;
 }
 
 /** True for an outbound group message (its lifecycle events say `is_group`, and name no single recipient). */
-const isGroupMessage = (ctx: DomainContext, row: MessageRow) => row.direction === "outbound" && findGroupMessage(ctx.db, row.id) !== undefined;
+const isGroupMessage = (ctx: DomainContext, row: MessageRow) =>
+  row.direction === "outbound" && findGroupMessage(ctx.db, row.id) !== undefined;
 
 /**
  * Schedules what the row of `trigger` names next, without moving the status: for a group member
  * whose device acknowledged after the first one already moved the message to delivered.
  */
-export function scheduleFollowUps(ctx: DomainContext, row: MessageRow, trigger: Trigger, options: TransitionOptions = {}): void {
+export function scheduleFollowUps(
+  ctx: DomainContext,
+  row: MessageRow,
+  trigger: Trigger,
+  options: TransitionOptions = {},
+): void {
   const next: Transition["next"] = MESSAGE_TRANSITIONS[trigger].next;
   if (next) scheduleNext(ctx, row, next, ctx.clock.now(), options);
 }
@@ -136,15 +163,28 @@ function scheduleNext(ctx: DomainContext, row: MessageRow, next: Next, now: numb
   for (const member of members) {
     const dueAt = followUpAt(ctx, row, next, now, options, member);
     if (dueAt === undefined) continue;
-    const payload: LifecycleJob = member === undefined ? { message_id: row.id, generation: row.generation } : { message_id: row.id, generation: row.generation, member };
+    const payload: LifecycleJob =
+      member === undefined
+        ? { message_id: row.id, generation: row.generation }
+        : { message_id: row.id, generation: row.generation, member };
     scheduleJob(ctx, MESSAGE_JOBS[next.job], payload, dueAt);
   }
 }
 
 /** When the follow-up is due, or undefined when its condition (reachable, read receipts) does not hold. */
-function followUpAt(ctx: DomainContext, row: MessageRow, next: Next, now: number, options: TransitionOptions, member?: string): number | undefined {
+function followUpAt(
+  ctx: DomainContext,
+  row: MessageRow,
+  next: Next,
+  now: number,
+  options: TransitionOptions,
+  member?: string,
+): number | undefined {
   const { settings } = ctx;
-  const profile = () => (member === undefined ? (options.profile ?? contactProfile(ctx, row.remote_handle)) : memberTraits(ctx, row.account_id, member));
+  const profile = () =>
+    member === undefined
+      ? (options.profile ?? contactProfile(ctx, row.remote_handle))
+      : memberTraits(ctx, row.account_id, member);
   switch (next.after) {
     case "send_latency":
       return now + settings.sendLatencyMs;

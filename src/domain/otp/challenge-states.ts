@@ -38,11 +38,19 @@ export const CHALLENGE_TRANSITIONS = Object.freeze({
 export type ChallengeTrigger = keyof typeof CHALLENGE_TRANSITIONS;
 
 /** Consume from any status but verified leaves the challenge unchanged (spec section 3, section 7). */
-export const CONSUME_REFUSALS: Readonly<Record<Exclude<ChallengeStatus, "verified">, (id: string) => AppError>> = Object.freeze({
-  pending: (id: string) => new AppError("not_verified", 409, `Challenge ${id} is pending: the user's text with the code has not arrived yet (keep polling)`),
-  consumed: (id: string) => new AppError("already_consumed", 409, `Challenge ${id} was already consumed: a challenge signs in once`),
-  expired: (id: string) => new AppError("expired", 410, `Challenge ${id} expired before it was consumed: create a new challenge`),
-});
+export const CONSUME_REFUSALS: Readonly<Record<Exclude<ChallengeStatus, "verified">, (id: string) => AppError>> =
+  Object.freeze({
+    pending: (id: string) =>
+      new AppError(
+        "not_verified",
+        409,
+        `Challenge ${id} is pending: the user's text with the code has not arrived yet (keep polling)`,
+      ),
+    consumed: (id: string) =>
+      new AppError("already_consumed", 409, `Challenge ${id} was already consumed: a challenge signs in once`),
+    expired: (id: string) =>
+      new AppError("expired", 410, `Challenge ${id} expired before it was consumed: create a new challenge`),
+  });
 
 /**
  * The status of a challenge at `now`. A pending or verified challenge whose expires_at has come

@@ -4,7 +4,13 @@ import { clip } from "../../lib/bounded-input.js";
 import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { parseInput } from "../../lib/validation.js";
-import { findAccountChallenge, findChallenge, insertChallenge, liveCodesOfPhone, type ChallengeRow } from "../../store/otp.js";
+import {
+  findAccountChallenge,
+  findChallenge,
+  insertChallenge,
+  liveCodesOfPhone,
+  type ChallengeRow,
+} from "../../store/otp.js";
 import type { Account } from "../accounts/index.js";
 import { scheduleJob, type DomainContext, type JobHandler } from "../core/index.js";
 import { applyChallengeTransition, CHALLENGE_TTL_MS, CONSUME_REFUSALS, statusAt } from "./challenge-states.js";
@@ -62,11 +68,20 @@ export function createChallenge(ctx: DomainContext, account: Account, input: unk
   const body = parseInput(createChallengeBody, input);
   const phone = userPhone(body.phone);
   if (!phone) {
-    throw new AppError("invalid_phone", 400, `phone: ${quote(body.phone)} is not a valid phone number (E.164 such as +14155550123, or a US number such as (415) 555-0123)`);
+    throw new AppError(
+      "invalid_phone",
+      400,
+      `phone: ${quote(body.phone)} is not a valid phone number (E.164 such as +14155550123, or a US number such as (415) 555-0123)`,
+    );
   }
   // The code is texted to that number: from itself, it could never arrive.
   const numbers = otpNumbers(ctx);
-  if (phone === numbers.number || phone === numbers.whatsapp_number) throw new AppError("invalid_phone", 400, `phone: ${phone} is the OTP service's own number; users text the code to it`);
+  if (phone === numbers.number || phone === numbers.whatsapp_number)
+    throw new AppError(
+      "invalid_phone",
+      400,
+      `phone: ${phone} is the OTP service's own number; users text the code to it`,
+    );
   return ctx.db.transaction(() => {
     assertWithinRateLimits(ctx, account.id, phone);
     const now = ctx.clock.now();
@@ -90,7 +105,14 @@ export function createChallenge(ctx: DomainContext, account: Account, input: unk
     });
     const job: ExpiryJob = { challenge_id: id };
     scheduleJob(ctx, OTP_JOBS.expire, job, expiresAt);
-    return { id, code, phone, expires_at: isoTime(expiresAt), send_to: sendToOf(numbers, code), whatsapp: whatsappOf(numbers, code) };
+    return {
+      id,
+      code,
+      phone,
+      expires_at: isoTime(expiresAt),
+      send_to: sendToOf(numbers, code),
+      whatsapp: whatsappOf(numbers, code),
+    };
   });
 }
 
@@ -119,5 +141,6 @@ export function consumeChallenge(ctx: DomainContext, account: Account, id: strin
 /** 10 minutes after creation (job `otp.expire`): a pending or verified challenge expires. */
 export const runExpiry: JobHandler = (ctx, job: ExpiryJob) => {
   const row = findChallenge(ctx.db, job.challenge_id);
-  if (row && (row.status === "pending" || row.status === "verified")) applyChallengeTransition(ctx, row, "ten_minutes_passed");
+  if (row && (row.status === "pending" || row.status === "verified"))
+    applyChallengeTransition(ctx, row, "ten_minutes_passed");
 };

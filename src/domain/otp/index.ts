@@ -6,7 +6,14 @@
 import type { DomainModule } from "../core/index.js";
 import { OTP_JOBS, runExpiry } from "./challenges.js";
 
-export { CHALLENGE_TRANSITIONS, CHALLENGE_TTL_MS, CONSUME_REFUSALS, MAX_WRONG_TEXTS, statusAt, type ChallengeTrigger } from "./challenge-states.js";
+export {
+  CHALLENGE_TRANSITIONS,
+  CHALLENGE_TTL_MS,
+  CONSUME_REFUSALS,
+  MAX_WRONG_TEXTS,
+  statusAt,
+  type ChallengeTrigger,
+} from "./challenge-states.js";
 export { listChallenges } from "./challenge-list.js";
 export { consumeChallenge, createChallenge, getChallenge, toChallenge, userPhone } from "./challenges.js";
 export { bareCodeOf, CODE_LENGTH } from "./codes.js";

@@ -11,12 +11,20 @@ export const WHATSAPP_LINK_BASE = "https://wa.me";
 
 /** `send_to`: the OTP number and the `sms:` link with the code filled in, `+` unescaped (SANDBOX.md section 5). */
 export function sendToOf(numbers: OtpNumbers, code: string): CreatedChallenge["send_to"] {
-  return { number: numbers.number, display: displayPhone(numbers.number), sms_link: `sms:${numbers.number}?&body=${code}` };
+  return {
+    number: numbers.number,
+    display: displayPhone(numbers.number),
+    sms_link: `sms:${numbers.number}?&body=${code}`,
+  };
 }
 
 /** `whatsapp`: null when the fixture offers no WhatsApp OTP number. */
 export function whatsappOf(numbers: OtpNumbers, code: string): CreatedChallenge["whatsapp"] {
   const number = numbers.whatsapp_number;
   if (!number) return null;
-  return { number, display: displayPhone(number), link: `${WHATSAPP_LINK_BASE}/${number.replace(/^\+/, "")}?text=${code}` };
+  return {
+    number,
+    display: displayPhone(number),
+    link: `${WHATSAPP_LINK_BASE}/${number.replace(/^\+/, "")}?text=${code}`,
+  };
 }

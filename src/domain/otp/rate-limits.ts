@@ -20,9 +20,24 @@ const MINUTE = 60_000;
  * minute old. Refused requests do not count. Checked in this order; the first exceeded answers.
  */
 export const RATE_LIMITS: readonly RateLimit[] = Object.freeze([
-  { max: 3, windowMs: MINUTE, scope: (accountId, phone) => ({ accountId, phone }), what: "3 challenges per minute for one phone from this account" },
-  { max: 10, windowMs: MINUTE, scope: (_accountId, phone) => ({ phone }), what: "10 challenges per minute for one phone across all apps" },
-  { max: 120, windowMs: MINUTE, scope: (accountId) => ({ accountId }), what: "120 challenges per minute for this account" },
+  {
+    max: 3,
+    windowMs: MINUTE,
+    scope: (accountId, phone) => ({ accountId, phone }),
+    what: "3 challenges per minute for one phone from this account",
+  },
+  {
+    max: 10,
+    windowMs: MINUTE,
+    scope: (_accountId, phone) => ({ phone }),
+    what: "10 challenges per minute for one phone across all apps",
+  },
+  {
+    max: 120,
+    windowMs: MINUTE,
+    scope: (accountId) => ({ accountId }),
+    what: "120 challenges per minute for this account",
+  },
 ]);
 
 /**
@@ -38,6 +53,8 @@ export function assertWithinRateLimits(ctx: DomainContext, accountId: string, ph
     // One more fits once the challenge `max` places from the newest leaves the window.
     const freeAt = (times[times.length - limit.max] as number) + limit.windowMs;
     const seconds = Math.max(1, Math.ceil((freeAt - now) / 1000));
-    throw new AppError("rate_limited", 429, `Too many challenges: at most ${limit.what}. Try again in ${seconds} s`, { "retry-after": String(seconds) });
+    throw new AppError("rate_limited", 429, `Too many challenges: at most ${limit.what}. Try again in ${seconds} s`, {
+      "retry-after": String(seconds),
+    });
   }
 }

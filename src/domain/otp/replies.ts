@@ -10,5 +10,6 @@ export const REPLIES: Readonly<Record<Exclude<TextOutcome, "ignored">, (app: str
   locked: (app: string) => `Too many wrong codes. Please request a new code in ${app} and text it here.`,
   expired: (app: string) => `That code has expired. Please request a new code in ${app} and text it here.`,
   already_verified: (app: string) => `Your phone number is already verified for ${app}.`,
-  already_consumed: (app: string) => `That code has already been used. Please request a new code in ${app} if you need to verify again.`,
+  already_consumed: (app: string) =>
+    `That code has already been used. Please request a new code in ${app} if you need to verify again.`,
 });

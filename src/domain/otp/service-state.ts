@@ -27,7 +27,8 @@ export function otpFaults(ctx: DomainContext): OtpFaults {
 
 /** POST /sandbox/v1/otp/fault: switches the outage on, or off with `off: true`. */
 export function setOtpFault(ctx: DomainContext, input: unknown): OtpFaults {
-  if (input === undefined) throw invalidRequest('body: required, e.g. { "fault": "unavailable" } or { "fault": "unavailable", "off": true }');
+  if (input === undefined)
+    throw invalidRequest('body: required, e.g. { "fault": "unavailable" } or { "fault": "unavailable", "off": true }');
   const { off = false } = parseInput(otpFaultBody, input);
   return ctx.db.transaction(() => {
     writeMeta(ctx.db, OUTAGE_KEY, off ? "0" : "1");

@@ -36,28 +36,51 @@ export interface TextJudgement {
  *    guess is a guess at each of them.
  */
 export function judgeText(incoming: IncomingText, challenges: readonly ChallengeRow[], now: number): TextJudgement {
-  const ignored = (explanation: string): TextJudgement => ({ outcome: "ignored", challenge: undefined, counted: [], explanation });
-  if (incoming.group) return ignored("Texts from group chats are ignored: the code must come from the phone in a one-to-one text");
+  const ignored = (explanation: string): TextJudgement => ({
+    outcome: "ignored",
+    challenge: undefined,
+    counted: [],
+    explanation,
+  });
+  if (incoming.group)
+    return ignored("Texts from group chats are ignored: the code must come from the phone in a one-to-one text");
   const code = bareCodeOf(incoming.text);
   if (code === undefined) return ignored("Only a bare six-digit code is read: texts with other words are ignored");
   if (challenges.length === 0) return ignored("No app has asked to verify this phone: texts from it are ignored");
 
   const matching = challenges.find((row) => row.code === code && isMatchable(row, now));
-  if (matching) return { outcome: "verified", challenge: matching, counted: [], explanation: "The code matches a pending challenge of this phone: it is verified" };
+  if (matching)
+    return {
+      outcome: "verified",
+      challenge: matching,
+      counted: [],
+      explanation: "The code matches a pending challenge of this phone: it is verified",
+    };
 
   const same = challenges.find((row) => row.code === code);
   if (same) {
     const status = statusAt(same, now);
-    const about = (outcome: TextOutcome, explanation: string): TextJudgement => ({ outcome, challenge: same, counted: [], explanation });
+    const about = (outcome: TextOutcome, explanation: string): TextJudgement => ({
+      outcome,
+      challenge: same,
+      counted: [],
+      explanation,
+    });
     switch (status) {
       case "expired":
-        return about("expired", `The code is right but arrived late: its challenge expired at ${isoTime(same.expires_at)}`);
+        return about(
+          "expired",
+          `The code is right but arrived late: its challenge expired at ${isoTime(same.expires_at)}`,
+        );
       case "verified":
         return about("already_verified", "The code's challenge is already verified: nothing changes");
       case "consumed":
         return about("already_consumed", "The code's challenge was already consumed: nothing changes");
       case "pending":
-        return about("locked", `The code's challenge had ${MAX_WRONG_TEXTS} wrong texts: it no longer matches, even with its code`);
+        return about(
+          "locked",
+          `The code's challenge had ${MAX_WRONG_TEXTS} wrong texts: it no longer matches, even with its code`,
+        );
     }
   }
 

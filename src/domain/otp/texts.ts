@@ -11,7 +11,13 @@ import { invalidRequest } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
-import { findChallenge, insertOtpText, listOtpTextRows, listPhoneChallenges, type OtpTextRow } from "../../store/otp.js";
+import {
+  findChallenge,
+  insertOtpText,
+  listOtpTextRows,
+  listPhoneChallenges,
+  type OtpTextRow,
+} from "../../store/otp.js";
 import { nextListTime, type DomainContext } from "../core/index.js";
 import { contactProfile } from "../world/index.js";
 import { applyChallengeTransition } from "./challenge-states.js";
@@ -54,16 +60,22 @@ function phoneField(value: string, field: string): string {
 }
 
 /** The channel and OTP number a text travels on: the phone must be able to use the channel. */
-function routeOf(ctx: DomainContext, from: string, requested: Channel | undefined): { channel: Channel; otpNumber: string } {
+function routeOf(
+  ctx: DomainContext,
+  from: string,
+  requested: Channel | undefined,
+): { channel: Channel; otpNumber: string } {
   const numbers = otpNumbers(ctx);
   const profile = contactProfile(ctx, from);
   const channel = requested ?? (profile.imessage ? "imessage" : "sms");
   if (channel === "whatsapp") {
-    if (!numbers.whatsapp_number) throw invalidRequest("channel: this sandbox's OTP service has no WhatsApp number (fixture otp.whatsapp_number)");
+    if (!numbers.whatsapp_number)
+      throw invalidRequest("channel: this sandbox's OTP service has no WhatsApp number (fixture otp.whatsapp_number)");
     if (!profile.whatsapp) throw invalidRequest(`from: ${from} is not on WhatsApp (contacts set ${from} --whatsapp)`);
     return { channel, otpNumber: numbers.whatsapp_number };
   }
-  if (channel === "imessage" && !profile.imessage) throw invalidRequest(`from: ${from} is not registered with iMessage (contacts set ${from} --imessage)`);
+  if (channel === "imessage" && !profile.imessage)
+    throw invalidRequest(`from: ${from} is not registered with iMessage (contacts set ${from} --imessage)`);
   return { channel, otpNumber: numbers.number };
 }
 
@@ -80,9 +92,15 @@ function receiveText(ctx: DomainContext, accountId: string, delivery: Delivery, 
   }
   return ctx.db.transaction(() => {
     const now = ctx.clock.now();
-    const judgement = judgeText({ text: delivery.text, group: otherMembers.length > 0 }, listPhoneChallenges(ctx.db, delivery.from), now);
-    if (judgement.outcome === "verified" && judgement.challenge) applyChallengeTransition(ctx, judgement.challenge, "code_texted");
-    for (const row of judgement.counted) applyChallengeTransition(ctx, row, "wrong_text", { wrong_texts: row.wrong_texts + 1 });
+    const judgement = judgeText(
+      { text: delivery.text, group: otherMembers.length > 0 },
+      listPhoneChallenges(ctx.db, delivery.from),
+      now,
+    );
+    if (judgement.outcome === "verified" && judgement.challenge)
+      applyChallengeTransition(ctx, judgement.challenge, "code_texted");
+    for (const row of judgement.counted)
+      applyChallengeTransition(ctx, row, "wrong_text", { wrong_texts: row.wrong_texts + 1 });
 
     const record = (direction: "inbound" | "outbound", text: string): OtpTextRow => {
       const createdAt = nextListTime(ctx, "otp_texts", TEXTS_SCOPE);
@@ -102,7 +120,10 @@ function receiveText(ctx: DomainContext, accountId: string, delivery: Delivery, 
       return row;
     };
     const inbound = record("inbound", delivery.text);
-    const reply = judgement.outcome === "ignored" ? undefined : record("outbound", REPLIES[judgement.outcome](judgement.challenge?.app_name ?? "the app"));
+    const reply =
+      judgement.outcome === "ignored"
+        ? undefined
+        : record("outbound", REPLIES[judgement.outcome](judgement.challenge?.app_name ?? "the app"));
 
     // Only this account's challenge is shown: a text can concern another app's challenge.
     const shownId = challengeId ?? (judgement.challenge?.account_id === accountId ? judgement.challenge.id : undefined);
@@ -136,11 +157,18 @@ export function textOtpNumber(ctx: DomainContext, accountId: string, input: unkn
 export function textChallenge(ctx: DomainContext, accountId: string, id: string, input: unknown): OtpTextResult {
   const row = challengeForPath(ctx, accountId, id);
   const body = parseInput(challengeTextBody, input) ?? {};
-  const chosen = [body.code !== undefined && "code", body.wrong === true && "wrong", body.text !== undefined && "text"].filter(Boolean);
+  const chosen = [
+    body.code !== undefined && "code",
+    body.wrong === true && "wrong",
+    body.text !== undefined && "text",
+  ].filter(Boolean);
   if (chosen.length > 1) throw invalidRequest(`${chosen[1]}: send one of code, wrong and text`);
   const from = body.from === undefined ? row.phone : phoneField(body.from, "from");
   // A wrong code is one that none of the sender's challenges has, so it can only be wrong.
-  const text = body.text ?? body.code ?? (body.wrong ? wrongCode(row.code, new Set(listPhoneChallenges(ctx.db, from).map((c) => c.code))) : row.code);
+  const text =
+    body.text ??
+    body.code ??
+    (body.wrong ? wrongCode(row.code, new Set(listPhoneChallenges(ctx.db, from).map((c) => c.code))) : row.code);
   const members = body.members?.map((member, i) => phoneField(member, `members.${i}`));
   return receiveText(ctx, accountId, { from, text, channel: body.channel, members }, row.id);
 }
@@ -149,8 +177,20 @@ export function textChallenge(ctx: DomainContext, accountId: string, id: string,
  * GET /sandbox/v1/otp/texts: the texts of the OTP numbers' threads with the phones this account
  * has created challenges for, newest first (`before` on created_at), optionally one phone's.
  */
-export function listOtpTexts(ctx: DomainContext, accountId: string, query: Record<string, string>): { data: OtpText[]; hasMore: boolean } {
-  const { limit, before, phone } = parseInput(listOtpTextsQuery, { limit: query.limit, before: query.before, phone: query.phone }, "query");
-  const rows = listOtpTextRows(ctx.db, accountId, { phone: phone === undefined ? undefined : phoneField(phone, "phone"), before, limit: limit + 1 });
+export function listOtpTexts(
+  ctx: DomainContext,
+  accountId: string,
+  query: Record<string, string>,
+): { data: OtpText[]; hasMore: boolean } {
+  const { limit, before, phone } = parseInput(
+    listOtpTextsQuery,
+    { limit: query.limit, before: query.before, phone: query.phone },
+    "query",
+  );
+  const rows = listOtpTextRows(ctx.db, accountId, {
+    phone: phone === undefined ? undefined : phoneField(phone, "phone"),
+    before,
+    limit: limit + 1,
+  });
   return { data: rows.slice(0, limit).map(toOtpText), hasMore: rows.length > limit };
 }

@@ -48,10 +48,13 @@ export function createSandboxControl(options: SandboxControlOptions): SandboxCon
     accounts: () => accountsWithKnownKeys(ctx, seeded, seededFrom.accounts),
     clock: () => ({ now: ctx.clock.now(), mode: ctx.clock.mode }),
     async advance(ms) {
-      if (ctx.clock.mode !== "manual") throw invalidState("The clock is real: start the sandbox with --clock manual to advance it");
+      if (ctx.clock.mode !== "manual")
+        throw invalidState("The clock is real: start the sandbox with --clock manual to advance it");
       // Past year 9999 timestamps lose their ISO 8601 shape (and Date ends soon after).
       if (!(ms >= 0) || ctx.clock.now() + ms > MAX_CLOCK_MS) {
-        throw invalidRequest(`advance: must be 0 or more and keep the clock at or before ${isoTime(MAX_CLOCK_MS)} (it is ${isoTime(ctx.clock.now())})`);
+        throw invalidRequest(
+          `advance: must be 0 or more and keep the clock at or before ${isoTime(MAX_CLOCK_MS)} (it is ${isoTime(ctx.clock.now())})`,
+        );
       }
       const now = await jobs.advance(ms);
       // Time moved even when nothing fell due: live views redraw the clock.

@@ -5,7 +5,10 @@ import { plainIssues } from "../../lib/validation.js";
 export type { Fixture, FixtureAccount } from "../../contract/fixture.js";
 
 function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, part) => (typeof part === "number" ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), "");
+  return path.reduce<string>(
+    (out, part) => (typeof part === "number" ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)),
+    "",
+  );
 }
 
 /**
@@ -16,7 +19,9 @@ function formatPath(path: readonly PropertyKey[]): string {
 export function parseFixture(input: unknown, source: string): Fixture {
   const result = fixtureSchema.safeParse(input, { error: plainIssues });
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => `${source}: ${formatPath(issue.path) || "(top level)"}: ${issue.message}`);
+  const problems = result.error.issues.map(
+    (issue) => `${source}: ${formatPath(issue.path) || "(top level)"}: ${issue.message}`,
+  );
   throw new AppError("invalid_request", 400, problems.join("\n"));
 }
 

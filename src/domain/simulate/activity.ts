@@ -19,7 +19,15 @@ import {
   type Group,
 } from "../conversations/index.js";
 import { emitEvent, type DomainContext } from "../core/index.js";
-import { editedFields, groupOfMessage, messageForField, otherCopies, requireReaction, toMessage, type MessageResource } from "../messages/index.js";
+import {
+  editedFields,
+  groupOfMessage,
+  messageForField,
+  otherCopies,
+  requireReaction,
+  toMessage,
+  type MessageResource,
+} from "../messages/index.js";
 import { numberByHandle } from "../world/index.js";
 import { accountNumberOf } from "./account-number.js";
 
@@ -34,7 +42,10 @@ const required = (input: unknown, example: string) => {
  * (its message_id is the message reacted to), once per conversation that holds a copy (spec 4.5).
  */
 export function simulateReaction(ctx: DomainContext, accountId: string, input: unknown): MessageResource {
-  const body = parseInput(reactionBody, required(input, '{ "message_id": "…", "from": "+14155550191", "reaction": "love" }'));
+  const body = parseInput(
+    reactionBody,
+    required(input, '{ "message_id": "…", "from": "+14155550191", "reaction": "love" }'),
+  );
   requireReaction(body.reaction);
   const row = messageForField(ctx, accountId, body.message_id, "message_id");
   const from = requireHandle(body.from, "from");
@@ -42,7 +53,8 @@ export function simulateReaction(ctx: DomainContext, accountId: string, input: u
   const inThread = group ? group.members.includes(from) : isParticipant(ctx.db, row.conversation_id, from);
   if (!inThread) throw invalidRequest(`from: ${from} is not in this message's conversation`);
   if (row.direction !== "outbound") throw invalidState("Contacts react to the account's messages; this one is inbound");
-  if (row.status !== "delivered" && row.status !== "read") throw invalidState(`Reactions need a delivered message; this one is ${row.status}`);
+  if (row.status !== "delivered" && row.status !== "read")
+    throw invalidState(`Reactions need a delivered message; this one is ${row.status}`);
   if (row.channel === "sms") throw invalidState("Reactions are not supported on SMS");
   ctx.db.transaction(() => {
     for (const copy of [row, ...otherCopies(ctx, row)]) {
@@ -59,9 +71,15 @@ export function simulateReaction(ctx: DomainContext, accountId: string, input: u
 }
 
 /** The thread a contact types in: the one-to-one thread with `to`, or `conversation_id` (a group's too). */
-function typingThread(ctx: DomainContext, accountId: string, from: string, body: { to?: string; conversation_id?: string }): { row: ConversationRow; group?: Group } {
+function typingThread(
+  ctx: DomainContext,
+  accountId: string,
+  from: string,
+  body: { to?: string; conversation_id?: string },
+): { row: ConversationRow; group?: Group } {
   if (body.conversation_id !== undefined) {
-    if (body.to !== undefined) throw invalidRequest("conversation_id: give to (a one-to-one thread) or conversation_id, not both");
+    if (body.to !== undefined)
+      throw invalidRequest("conversation_id: give to (a one-to-one thread) or conversation_id, not both");
     const row = conversationForField(ctx, accountId, body.conversation_id, "conversation_id");
     if (!row.is_group) {
       if (row.remote_handle !== from) throw invalidRequest(`from: ${from} is not in this conversation`);
@@ -69,12 +87,14 @@ function typingThread(ctx: DomainContext, accountId: string, from: string, body:
     }
     const group = requireGroup(ctx, row);
     assertMember(group, from, "from");
-    if (numberByHandle(ctx, from)?.accountId === accountId) throw invalidRequest(`from: ${from} is one of the account's numbers; it types with POST /v1/chats/:id/typing`);
+    if (numberByHandle(ctx, from)?.accountId === accountId)
+      throw invalidRequest(`from: ${from} is one of the account's numbers; it types with POST /v1/chats/:id/typing`);
     return { row, group };
   }
   const number = accountNumberOf(ctx, accountId, body.to, "conversation_id");
   const [row] = listOneToOnes(ctx.db, accountId, number.handle, from);
-  if (!row) throw invalidState(`No conversation between ${from} and ${number.handle} yet; typing shows in an existing thread`);
+  if (!row)
+    throw invalidState(`No conversation between ${from} and ${number.handle} yet; typing shows in an existing thread`);
   return { row };
 }
 
@@ -86,7 +106,8 @@ export function simulateTyping(ctx: DomainContext, accountId: string, input: unk
   const body = parseInput(typingBody, required(input, '{ "from": "+14155550191", "to": "+14155550101" }'));
   const from = requireHandle(body.from, "from");
   const { row, group } = typingThread(ctx, accountId, from, body);
-  if (threadChannel(ctx, row, group) === "sms") throw invalidState(`Typing indicators do not exist on ${group ? "group MMS" : "SMS"} threads`);
+  if (threadChannel(ctx, row, group) === "sms")
+    throw invalidState(`Typing indicators do not exist on ${group ? "group MMS" : "SMS"} threads`);
   const typing = body.typing ?? true;
   ctx.db.transaction(() => {
     for (const conversation of group ? memberConversations(ctx, group) : [row]) {
@@ -103,10 +124,14 @@ export function simulateTyping(ctx: DomainContext, accountId: string, input: unk
 export function simulateEdit(ctx: DomainContext, accountId: string, input: unknown): MessageResource {
   const body = parseInput(editBody, required(input, '{ "message_id": "…", "text": "new text" }'));
   const row = messageForField(ctx, accountId, body.message_id, "message_id");
-  if (row.direction !== "inbound") throw invalidState("Contacts edit their own (inbound) messages; use POST /v1/messages/:id/edit for the account's");
-  if (row.channel !== "imessage" && row.channel !== "whatsapp") throw invalidState(`Messages sent by ${row.channel} cannot be edited`);
+  if (row.direction !== "inbound")
+    throw invalidState("Contacts edit their own (inbound) messages; use POST /v1/messages/:id/edit for the account's");
+  if (row.channel !== "imessage" && row.channel !== "whatsapp")
+    throw invalidState(`Messages sent by ${row.channel} cannot be edited`);
   if (numberByHandle(ctx, row.remote_handle)?.accountId === accountId) {
-    throw invalidState(`${row.remote_handle} is one of the account's numbers: edit its message with POST /v1/messages/:id/edit`);
+    throw invalidState(
+      `${row.remote_handle} is one of the account's numbers: edit its message with POST /v1/messages/:id/edit`,
+    );
   }
   const next = ctx.db.transaction(() => {
     let edited = row;

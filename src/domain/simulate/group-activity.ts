@@ -22,7 +22,8 @@ const required = (input: unknown, example: string) => {
   return input;
 };
 
-const isAccountNumber = (ctx: DomainContext, group: Group, handle: string) => numberByHandle(ctx, handle)?.accountId === group.accountId;
+const isAccountNumber = (ctx: DomainContext, group: Group, handle: string) =>
+  numberByHandle(ctx, handle)?.accountId === group.accountId;
 
 /**
  * The group a contact changes: iMessage and WhatsApp groups (a WhatsApp group's members rename it
@@ -33,11 +34,18 @@ function groupChangedBy(ctx: DomainContext, accountId: string, conversationId: s
   const conversation = conversationForField(ctx, accountId, conversationId, "conversation_id");
   if (!conversation.is_group) throw new AppError("not_a_group", 409, "This is a one-to-one thread, not a group");
   const group = requireGroup(ctx, conversation);
-  if (!GROUP_KINDS[group.kind].contactChanges) throw invalidState("This is a group MMS thread: it has no name and its members are fixed");
-  const from = fromInput === undefined ? group.members.find((handle) => !isAccountNumber(ctx, group, handle)) : requireHandle(fromInput, "from");
+  if (!GROUP_KINDS[group.kind].contactChanges)
+    throw invalidState("This is a group MMS thread: it has no name and its members are fixed");
+  const from =
+    fromInput === undefined
+      ? group.members.find((handle) => !isAccountNumber(ctx, group, handle))
+      : requireHandle(fromInput, "from");
   if (from === undefined) throw invalidRequest("from: required: every member is one of the account's numbers");
   assertMember(group, from, "from");
-  if (isAccountNumber(ctx, group, from)) throw invalidRequest(`from: ${from} is one of the account's numbers; change the group with PATCH /v1/chats/:id or its participants routes`);
+  if (isAccountNumber(ctx, group, from))
+    throw invalidRequest(
+      `from: ${from} is one of the account's numbers; change the group with PATCH /v1/chats/:id or its participants routes`,
+    );
   return { conversation, group, from };
 }
 
@@ -57,7 +65,10 @@ export function simulateRename(ctx: DomainContext, accountId: string, input: unk
  * group; one that is removed keeps its conversation but gets nothing more and cannot send into it.
  */
 export function simulateParticipants(ctx: DomainContext, accountId: string, input: unknown): ChatResource {
-  const body = parseInput(simulateParticipantsBody, required(input, '{ "conversation_id": "…", "action": "add", "handle": "+14155550150", "from": "+14155550191" }'));
+  const body = parseInput(
+    simulateParticipantsBody,
+    required(input, '{ "conversation_id": "…", "action": "add", "handle": "+14155550150", "from": "+14155550191" }'),
+  );
   const { conversation, group } = groupChangedBy(ctx, accountId, body.conversation_id, body.from);
   const handle = requireHandle(body.handle, "handle");
   return ctx.db.transaction(() => {

@@ -33,7 +33,13 @@ interface GroupInbound {
  * iMessage when the number serves it and every member is on it, else a group MMS thread (any
  * non-iMessage member makes one for all, spec 4.5), else WhatsApp on a WhatsApp-only number.
  */
-function kindOfNewGroup(ctx: DomainContext, accountId: string, number: AccountNumber, handles: readonly string[], channel?: Channel): GroupKind {
+function kindOfNewGroup(
+  ctx: DomainContext,
+  accountId: string,
+  number: AccountNumber,
+  handles: readonly string[],
+  channel?: Channel,
+): GroupKind {
   if (channel) return channel === "sms" ? "mms" : channel;
   const allOnIMessage = handles.every((handle) => joinRefusal(ctx, accountId, "imessage", handle) === undefined);
   if (number.channels.includes("imessage") && allOnIMessage) return "imessage";
@@ -44,7 +50,9 @@ function kindOfNewGroup(ctx: DomainContext, accountId: string, number: AccountNu
 /** 400 naming `field` when the sender is one of the account's numbers: the account writes through POST /v1/messages. */
 function assertContact(ctx: DomainContext, accountId: string, handle: string, field: string): void {
   if (numberByHandle(ctx, handle)?.accountId === accountId) {
-    throw invalidRequest(`${field}: ${handle} is one of the account's numbers; it writes into groups with POST /v1/messages`);
+    throw invalidRequest(
+      `${field}: ${handle} is one of the account's numbers; it writes into groups with POST /v1/messages`,
+    );
   }
 }
 
@@ -53,15 +61,30 @@ function assertContact(ctx: DomainContext, accountId: string, handle: string, fi
  * in its own conversation, each firing message.received (spec 4.5). The first copy claims the
  * uploads; the others get copies of its attachments. Returns the copy of `target`.
  */
-function deliverToMemberNumbers(ctx: DomainContext, group: Group, from: string, body: GroupInbound, target: string): MessageResource {
+function deliverToMemberNumbers(
+  ctx: DomainContext,
+  group: Group,
+  from: string,
+  body: GroupInbound,
+  target: string,
+): MessageResource {
   const channel = GROUP_KINDS[group.kind].channel;
   let originId: string | undefined;
   let answer: MessageResource | undefined;
   for (const number of accountNumbersAmong(ctx, group.accountId, group.members)) {
     const createdAt = nextListTime(ctx, "messages", group.accountId);
     const conversation = touchThread(ctx, conversationOfNumber(ctx, group, number.handle, createdAt), createdAt);
-    const media: ArrivalMedia | undefined = originId && body.media ? { copyOf: originId, voiceMemo: body.media.voiceMemo === true } : body.media;
-    const copy = recordInbound(ctx, { conversation, from, channel, text: body.text ?? null, createdAt, group: { id: group.id, originId }, media });
+    const media: ArrivalMedia | undefined =
+      originId && body.media ? { copyOf: originId, voiceMemo: body.media.voiceMemo === true } : body.media;
+    const copy = recordInbound(ctx, {
+      conversation,
+      from,
+      channel,
+      text: body.text ?? null,
+      createdAt,
+      group: { id: group.id, originId },
+      media,
+    });
     originId ??= copy.id;
     if (number.handle === target) answer = toMessage(ctx, copy);
   }
@@ -86,13 +109,17 @@ export function inboundToNewGroup(
   const members = memberInputs.map((input, i) => requireHandle(input, `members.${i}`));
   const seen = new Set([from, number.handle]);
   members.forEach((handle, i) => {
-    if (seen.has(handle)) throw invalidRequest(`members.${i}: ${handle} is listed twice (members lists everyone but from and to)`);
+    if (seen.has(handle))
+      throw invalidRequest(`members.${i}: ${handle} is listed twice (members lists everyone but from and to)`);
     seen.add(handle);
   });
   const kind = kindOfNewGroup(ctx, accountId, number, [from, ...members], body.channel);
   const { channel } = GROUP_KINDS[kind];
   if (!number.channels.includes(channel)) throw invalidRequest(`channel: ${number.handle} does not serve ${channel}`);
-  for (const [handle, field] of [[from, "from"], ...members.map((handle, i) => [handle, `members.${i}`])] as [string, string][]) {
+  for (const [handle, field] of [[from, "from"], ...members.map((handle, i) => [handle, `members.${i}`])] as [
+    string,
+    string,
+  ][]) {
     const refusal = joinRefusal(ctx, accountId, kind, handle);
     if (refusal) throw invalidRequest(`${field}: ${refusal}`);
   }
@@ -106,14 +133,22 @@ export function inboundToNewGroup(
  * `simulate inbound --group ID` (SANDBOX.md section 6): a member writes into an existing group
  * (ID is one of its conversations). Answers the copy of `to` when given, else of that conversation.
  */
-export function inboundToGroup(ctx: DomainContext, accountId: string, from: string, groupId: string, body: GroupInbound): MessageResource {
+export function inboundToGroup(
+  ctx: DomainContext,
+  accountId: string,
+  from: string,
+  groupId: string,
+  body: GroupInbound,
+): MessageResource {
   const conversation = conversationForField(ctx, accountId, groupId, "group");
-  if (!conversation.is_group) throw invalidRequest(`group: ${groupId} is a one-to-one thread; write to it with to alone`);
+  if (!conversation.is_group)
+    throw invalidRequest(`group: ${groupId} is a one-to-one thread; write to it with to alone`);
   const group = requireGroup(ctx, conversation);
   assertContact(ctx, accountId, from, "from");
   assertMember(group, from, "from");
   const { channel } = GROUP_KINDS[group.kind];
-  if (body.channel !== undefined && body.channel !== channel) throw invalidRequest(`channel: this group's messages go by ${channel}`);
+  if (body.channel !== undefined && body.channel !== channel)
+    throw invalidRequest(`channel: this group's messages go by ${channel}`);
   let target = conversation.from_handle;
   if (body.to !== undefined) {
     target = accountNumberOf(ctx, accountId, body.to).handle;

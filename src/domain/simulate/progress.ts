@@ -42,7 +42,12 @@ function forcedChannel(ctx: DomainContext, row: MessageRow): Channel {
  * every state in between, firing each event in order; what follows the target (read after
  * delivered) then happens as usual. From failed or unsent, or not forward: 409 invalid_state.
  */
-export function simulateProgress(ctx: DomainContext, accountId: string, id: string, target: "delivered" | "read"): MessageResource {
+export function simulateProgress(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  target: "delivered" | "read",
+): MessageResource {
   let row = messageForPath(ctx, accountId, id);
   if (row.direction !== "outbound") throw invalidState("Only outbound messages can be moved forward");
   const from = FORWARD.findIndex((step) => step.status === row.status);
@@ -50,7 +55,11 @@ export function simulateProgress(ctx: DomainContext, accountId: string, id: stri
   if (from < 0) throw invalidState(`The message is ${row.status}; it cannot become ${target}`);
   if (from >= to) throw invalidState(`The message is already ${row.status}; it cannot move back or stay`);
   const group = groupOfMessage(ctx, row);
-  if (group) return toMessage(ctx, ctx.db.transaction(() => forceGroupMessage(ctx, row, group, target)));
+  if (group)
+    return toMessage(
+      ctx,
+      ctx.db.transaction(() => forceGroupMessage(ctx, row, group, target)),
+    );
   return ctx.db.transaction(() => {
     // A new generation makes the jobs scheduled for the old path stale.
     let changes: TransitionOptions["changes"] = { generation: row.generation + 1 };
@@ -73,22 +82,38 @@ export function simulateProgress(ctx: DomainContext, accountId: string, id: stri
  * for `read`), whatever its profile; the first one moves the message, as the lifecycle does.
  * After a forced `delivered`, members with read receipts on read it after the usual delay.
  */
-function forceGroupMessage(ctx: DomainContext, original: MessageRow, group: Group, target: "delivered" | "read"): MessageRow {
+function forceGroupMessage(
+  ctx: DomainContext,
+  original: MessageRow,
+  group: Group,
+  target: "delivered" | "read",
+): MessageRow {
   // A new generation makes the member jobs scheduled for the old path stale.
   let row: MessageRow = { ...original, generation: original.generation + 1 };
   if (row.status === "queued") {
     const channel = GROUP_KINDS[group.kind].channel;
-    const changes = { channel, error: null, first_attempt_at: row.first_attempt_at ?? ctx.clock.now(), generation: row.generation };
-    row = applyTransition(ctx, original, "send_succeeded", { changes, members: openReceipts(ctx, original, group), schedule: false });
+    const changes = {
+      channel,
+      error: null,
+      first_attempt_at: row.first_attempt_at ?? ctx.clock.now(),
+      generation: row.generation,
+    };
+    row = applyTransition(ctx, original, "send_succeeded", {
+      changes,
+      members: openReceipts(ctx, original, group),
+      schedule: false,
+    });
     setConversationChannel(ctx.db, row.conversation_id, channel);
   } else {
     updateMessage(ctx.db, row.id, { generation: row.generation });
   }
   const receipts = () => listReceipts(ctx.db, row.id);
   for (const receipt of receipts()) {
-    if (receipt.delivered_at === null) row = acknowledgeByMember(ctx, row, receipt.handle, { schedule: target === "delivered" });
+    if (receipt.delivered_at === null)
+      row = acknowledgeByMember(ctx, row, receipt.handle, { schedule: target === "delivered" });
   }
-  if (target === "read") for (const receipt of receipts()) if (receipt.read_at === null) row = readByMember(ctx, row, receipt.handle);
+  if (target === "read")
+    for (const receipt of receipts()) if (receipt.read_at === null) row = readByMember(ctx, row, receipt.handle);
   return row;
 }
 
@@ -97,7 +122,8 @@ export function simulateFailure(ctx: DomainContext, accountId: string, id: strin
   const row = messageForPath(ctx, accountId, id);
   const body = parseInput(failBody, input);
   if (row.direction !== "outbound") throw invalidState("Only outbound messages can fail");
-  if (!canTransition(row, "simulated_failure")) throw invalidState(`A ${row.status} message cannot fail (only queued or sent ones)`);
+  if (!canTransition(row, "simulated_failure"))
+    throw invalidState(`A ${row.status} message cannot fail (only queued or sent ones)`);
   const error = body?.error ?? "Simulated failure (msgctl simulate fail)";
   const next = ctx.db.transaction(() =>
     applyTransition(ctx, row, "simulated_failure", { changes: { error, generation: row.generation + 1 } }),

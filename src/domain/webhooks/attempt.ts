@@ -1,5 +1,10 @@
 import { SIGNATURE_HEADER, signatureHeader } from "../../lib/webhook-signature.js";
-import { findAttemptWork, findDeliveryWithAttempts, insertAttempt, type AttemptWork } from "../../store/webhook-deliveries.js";
+import {
+  findAttemptWork,
+  findDeliveryWithAttempts,
+  insertAttempt,
+  type AttemptWork,
+} from "../../store/webhook-deliveries.js";
 import { scheduleJob, type DomainContext, type JobCompletion, type JobRun } from "../core/index.js";
 import { connectionsOf } from "./connections.js";
 import { abandonPendingDeliveries, ATTEMPT_JOB, deliveryView, isDeliveryCommitted } from "./deliveries.js";
@@ -43,7 +48,11 @@ function post(ctx: DomainContext, options: PostOptions): Promise<PostOutcome> {
  * in force now, POSTs the event's payload exactly as stored, and hands back the record of the
  * attempt with the next rung of the retry ladder, which the scheduler writes in a batch.
  */
-export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery_id: string }, run: JobRun): Promise<JobCompletion | void> {
+export async function runDeliveryAttempt(
+  ctx: DomainContext,
+  payload: { delivery_id: string },
+  run: JobRun,
+): Promise<JobCompletion | void> {
   // --- Still due? (this part runs inside the scheduler's transaction) ---
   let work = dueWork(ctx, payload.delivery_id);
   if (!work) return;
@@ -73,7 +82,14 @@ export async function runDeliveryAttempt(ctx: DomainContext, payload: { delivery
     if (run.signal.aborted) return;
   }
   const event = work.payload === null ? undefined : { id: work.event_id, payload: work.payload };
-  const outcome = await attemptDelivery(ctx, { target, url: work.url, secret: work.secret, event, n, signal: run.signal });
+  const outcome = await attemptDelivery(ctx, {
+    target,
+    url: work.url,
+    secret: work.secret,
+    event,
+    n,
+    signal: run.signal,
+  });
   if (!outcome || run.signal.aborted) return;
 
   // --- The record of the attempt and what comes next, written with the job's removal ---
@@ -125,7 +141,12 @@ export async function attemptDelivery(ctx: DomainContext, plan: AttemptPlan): Pr
     pinTo: target.addresses,
   });
   if (posted.aborted) return undefined;
-  return { result: posted.acknowledged ? "succeeded" : "retry", statusCode: posted.statusCode, error: posted.error, signature };
+  return {
+    result: posted.acknowledged ? "succeeded" : "retry",
+    statusCode: posted.statusCode,
+    error: posted.error,
+    signature,
+  };
 }
 
 /** The row of the delivery status table an attempt's outcome leads to (the ladder decides retries). */

@@ -55,10 +55,14 @@ export class DeliveryConnections {
       const tracked = new Set<PostHandler>();
       posts = tracked;
       this.#inFlight.set(signal, tracked);
-      signal.addEventListener("abort", () => {
-        this.#inFlight.delete(signal);
-        for (const each of tracked) each.abort();
-      }, { once: true });
+      signal.addEventListener(
+        "abort",
+        () => {
+          this.#inFlight.delete(signal);
+          for (const each of tracked) each.abort();
+        },
+        { once: true },
+      );
     }
     posts.add(post);
   }
@@ -95,7 +99,10 @@ export class DeliveryConnections {
     // undici's own header and body timers (300 s) are off: the 10 s window of each POST
     // (http.ts) covers both, and they cost a timer refresh per request and per chunk.
     const timeouts = { headersTimeout: 0, bodyTimeout: 0 };
-    const pool = new poolClass(origin, addresses ? { ...timeouts, connect: { lookup: pinnedLookup([...addresses]) } } : timeouts);
+    const pool = new poolClass(
+      origin,
+      addresses ? { ...timeouts, connect: { lookup: pinnedLookup([...addresses]) } } : timeouts,
+    );
     this.#pools.set(key, { pool, usedAt: performance.now() });
     this.#evict();
     return pool;

@@ -1,4 +1,9 @@
-import { listDeliveriesQuery as listQuery, type Delivery, type DeliveryAttempt, type EventType } from "../../contract/index.js";
+import {
+  listDeliveriesQuery as listQuery,
+  type Delivery,
+  type DeliveryAttempt,
+  type EventType,
+} from "../../contract/index.js";
 import { invalidRequest, notFound } from "../../lib/app-error.js";
 import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import { isUuid } from "../../lib/ids.js";
@@ -45,7 +50,10 @@ const attemptView = (row: AttemptRow): AttemptView => ({
 /** Views of delivery rows with their attempts. */
 export function toDeliveryViews(ctx: DomainContext, rows: DeliveryRow[]): DeliveryView[] {
   const attempts = new Map<string, AttemptView[]>();
-  for (const row of listAttempts(ctx.db, rows.map((r) => r.id))) {
+  for (const row of listAttempts(
+    ctx.db,
+    rows.map((r) => r.id),
+  )) {
     attempts.set(row.delivery_id, [...(attempts.get(row.delivery_id) ?? []), attemptView(row)]);
   }
   return rows.map((row) => ({
@@ -81,7 +89,10 @@ function subscribersOf(ctx: DomainContext, accountId: string): readonly Subscrib
   const cache = cacheOf<string, Subscriber[]>(ctx, SUBSCRIBERS);
   let found = cache.get(accountId);
   if (!found) {
-    found = listEnabledWebhooks(ctx.db, accountId).map((row) => ({ id: row.id, events: new Set(JSON.parse(row.events) as string[]) }));
+    found = listEnabledWebhooks(ctx.db, accountId).map((row) => ({
+      id: row.id,
+      events: new Set(JSON.parse(row.events) as string[]),
+    }));
     cache.set(accountId, found);
     if (found.length > 0) preloadDeliveryAgent(ctx);
   }
@@ -166,7 +177,8 @@ export function listDeliveries(
   const input = parseInput(listQuery, query, "query");
   if (input.webhook_id !== undefined) {
     const webhook = isUuid(input.webhook_id) ? findWebhookById(ctx.db, input.webhook_id) : undefined;
-    if (webhook?.account_id !== accountId) throw invalidRequest(`webhook_id: no webhook ${input.webhook_id} in this account`);
+    if (webhook?.account_id !== accountId)
+      throw invalidRequest(`webhook_id: no webhook ${input.webhook_id} in this account`);
   }
   // An unknown id in a filter is a mistake to say, not an empty page (SANDBOX.md section 5).
   const eventId = input.event_id?.toLowerCase();

@@ -48,7 +48,12 @@ export interface DeliveryChange {
  * from-state (abandoned while its attempt was in flight) keeps its status; only the attempt
  * count is recorded. Returns whether the transition applied.
  */
-export function applyDeliveryTransition(ctx: DomainContext, row: DeliveryRow, trigger: DeliveryTrigger, change: DeliveryChange): boolean {
+export function applyDeliveryTransition(
+  ctx: DomainContext,
+  row: DeliveryRow,
+  trigger: DeliveryTrigger,
+  change: DeliveryChange,
+): boolean {
   const transition: DeliveryTransition = DELIVERY_TRANSITIONS[trigger];
   const attempt_count = change.attemptCount ?? row.attempt_count;
   if (!transition.from.includes(row.status)) {

@@ -76,7 +76,9 @@ function replay(ctx: DomainContext, accountId: string, key: string): CreatedWebh
   if (!id) return undefined;
   const row = findWebhookById(ctx.db, id);
   if (!row || row.deleted_at !== null) {
-    throw invalidState(`The webhook created with this Idempotency-Key (${id}) has been deleted; use a new key to create another`);
+    throw invalidState(
+      `The webhook created with this Idempotency-Key (${id}) has been deleted; use a new key to create another`,
+    );
   }
   return createdAnswer(ctx, accountId, row);
 }
@@ -120,7 +122,13 @@ export async function createWebhook(
     forgetSubscribers(ctx, accountId);
     preloadDeliveryAgent(ctx);
     if (key !== undefined) {
-      saveIdempotencyKey(ctx.db, { account_id: accountId, endpoint: IDEMPOTENCY_ENDPOINT, key, resource_id: row.id, created_at: now });
+      saveIdempotencyKey(ctx.db, {
+        account_id: accountId,
+        endpoint: IDEMPOTENCY_ENDPOINT,
+        key,
+        resource_id: row.id,
+        created_at: now,
+      });
     }
     return { webhook: createdAnswer(ctx, accountId, row), replayed: false };
   });
@@ -131,7 +139,11 @@ function invalidBody(): never {
 }
 
 /** GET /v1/webhooks: the account's endpoints, newest first, without secrets. */
-export function listWebhooks(ctx: DomainContext, accountId: string, query: Record<string, string>): { data: WebhookView[]; hasMore: boolean } {
+export function listWebhooks(
+  ctx: DomainContext,
+  accountId: string,
+  query: Record<string, string>,
+): { data: WebhookView[]; hasMore: boolean } {
   const { limit, before } = parseInput(listQuery, query, "query");
   const rows = listLiveWebhooks(ctx.db, accountId, { limit: limit + 1, before });
   return { data: rows.slice(0, limit).map(toWebhookView), hasMore: rows.length > limit };
@@ -146,7 +158,12 @@ export function getWebhook(ctx: DomainContext, accountId: string, id: string): W
  * PATCH /v1/webhooks/:id: changes only the fields sent; never echoes the secret. Pausing
  * (`enabled: false`) abandons the endpoint's pending deliveries: a paused endpoint gets nothing.
  */
-export async function updateWebhook(ctx: DomainContext, accountId: string, id: string, body: unknown): Promise<WebhookView> {
+export async function updateWebhook(
+  ctx: DomainContext,
+  accountId: string,
+  id: string,
+  body: unknown,
+): Promise<WebhookView> {
   liveWebhookOr404(ctx, accountId, id);
   const input = parseInput(updateBody, body ?? invalidBody());
   const url = input.url === undefined ? undefined : await checkWebhookUrl(ctx, input.url);
@@ -156,7 +173,8 @@ export async function updateWebhook(ctx: DomainContext, accountId: string, id: s
     const row = liveWebhookOr404(ctx, accountId, id);
     const changes: Partial<WebhookRow> = {};
     if (url !== undefined && url !== row.url) changes.url = url;
-    if (input.events !== undefined && JSON.stringify(input.events) !== row.events) changes.events = JSON.stringify(input.events);
+    if (input.events !== undefined && JSON.stringify(input.events) !== row.events)
+      changes.events = JSON.stringify(input.events);
     if (input.secret !== undefined && input.secret !== row.secret) changes.secret = input.secret;
     if (input.enabled !== undefined && (input.enabled ? 1 : 0) !== row.enabled) changes.enabled = input.enabled ? 1 : 0;
     if (Object.keys(changes).length === 0) return toWebhookView(row);
@@ -200,4 +218,3 @@ export function isAccountWebhook(ctx: DomainContext, accountId: string, id: stri
   const row = findWebhookById(ctx.db, id);
   return row?.account_id === accountId;
 }
-

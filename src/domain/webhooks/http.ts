@@ -27,13 +27,23 @@ export interface PostOptions {
 
 const ABORTED: PostOutcome = { acknowledged: false, statusCode: null, error: "aborted", aborted: true };
 
-const noAnswer = (timeoutMs: number): PostOutcome => ({ acknowledged: false, statusCode: null, error: `no response within ${timeoutMs} ms`, aborted: false });
+const noAnswer = (timeoutMs: number): PostOutcome => ({
+  acknowledged: false,
+  statusCode: null,
+  error: `no response within ${timeoutMs} ms`,
+  aborted: false,
+});
 
 /** The outcome of an answer: any 2xx acknowledges; a 3xx is a redirect not followed; the rest failed. */
 function answered(status: number, location: string | null | undefined): PostOutcome {
   if (status >= 200 && status < 300) return { acknowledged: true, statusCode: status, error: null, aborted: false };
   if (status >= 300 && status < 400) {
-    return { acknowledged: false, statusCode: status, error: `redirect${location ? ` to ${location}` : ""} not followed`, aborted: false };
+    return {
+      acknowledged: false,
+      statusCode: status,
+      error: `redirect${location ? ` to ${location}` : ""} not followed`,
+      aborted: false,
+    };
   }
   return { acknowledged: false, statusCode: status, error: `receiver answered ${status}`, aborted: false };
 }
@@ -58,7 +68,14 @@ export async function postWebhook(fetchFn: typeof fetch, options: PostOptions): 
   const signal = AbortSignal.any([timeout.signal, options.signal]);
   const pinned = options.pinTo ? await pinnedDispatcher(options.pinTo) : undefined;
   try {
-    const init = { method: "POST", headers: options.headers, body: options.body, redirect: "manual", signal, dispatcher: pinned?.dispatcher } as RequestInit;
+    const init = {
+      method: "POST",
+      headers: options.headers,
+      body: options.body,
+      redirect: "manual",
+      signal,
+      dispatcher: pinned?.dispatcher,
+    } as RequestInit;
     const response = await fetchFn(options.url, init);
     // Only the status matters; drop the body so the connection is freed.
     await response.body?.cancel().catch(() => {});
@@ -90,10 +107,18 @@ export function postOverPool(connections: DeliveryConnections, options: PostOpti
   // Sent before this returns when the pool exists: whatever runs next (the next attempt's
   // preparation) runs while the request is in flight, not before it leaves.
   if (!(pool instanceof Promise)) return dispatchPost(connections, pool, origin, path, options);
-  return pool.then((loaded) => (options.signal.aborted ? ABORTED : dispatchPost(connections, loaded, origin, path, options)));
+  return pool.then((loaded) =>
+    options.signal.aborted ? ABORTED : dispatchPost(connections, loaded, origin, path, options),
+  );
 }
 
-function dispatchPost(connections: DeliveryConnections, pool: Dispatcher, origin: string, path: string, options: PostOptions): Promise<PostOutcome> {
+function dispatchPost(
+  connections: DeliveryConnections,
+  pool: Dispatcher,
+  origin: string,
+  path: string,
+  options: PostOptions,
+): Promise<PostOutcome> {
   return new Promise<PostOutcome>((resolve) => {
     const handler = new PostHandler(options.timeoutMs, (outcome) => {
       connections.untrack(options.signal, handler);
@@ -141,7 +166,11 @@ export class PostHandler implements Dispatcher.DispatchHandler {
     if (this.#stopped) controller.abort(new Error(this.#stopped));
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     const location = headers.location;
     this.#answer = answered(statusCode, Array.isArray(location) ? location[0] : location);
   }
@@ -152,7 +181,9 @@ export class PostHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    this.#finish(this.#answer ?? { acknowledged: false, statusCode: null, error: "request failed: no status", aborted: false });
+    this.#finish(
+      this.#answer ?? { acknowledged: false, statusCode: null, error: "request failed: no status", aborted: false },
+    );
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {

@@ -13,7 +13,11 @@ type LookupAddress = { address: string; family: number };
  */
 export function pinnedLookup(addresses: string[]): LookupFunction {
   const entries: LookupAddress[] = addresses.map((address) => ({ address, family: isIP(address) }));
-  return ((hostname: string, options: { family?: number | string; all?: boolean }, callback: (...args: unknown[]) => void) => {
+  return ((
+    hostname: string,
+    options: { family?: number | string; all?: boolean },
+    callback: (...args: unknown[]) => void,
+  ) => {
     const family = options.family === "IPv4" ? 4 : options.family === "IPv6" ? 6 : Number(options.family ?? 0);
     const wanted = family === 4 || family === 6 ? entries.filter((entry) => entry.family === family) : entries;
     if (wanted.length === 0) {

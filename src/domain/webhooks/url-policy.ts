@@ -24,7 +24,11 @@ function firstForbidden(addresses: string[], policy: UrlPolicy): string | undefi
 }
 
 /** Resolves a host, giving up after `ms` real milliseconds (a stalled resolver never blocks a lane). */
-async function resolveWithin(ctx: DomainContext, host: string, ms: number): Promise<{ addresses: string[] } | { error: string }> {
+async function resolveWithin(
+  ctx: DomainContext,
+  host: string,
+  ms: number,
+): Promise<{ addresses: string[] } | { error: string }> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<{ error: string }>((resolve) => {
     timer = setTimeout(() => resolve({ error: `no answer within ${ms} ms` }), ms);
@@ -51,7 +55,12 @@ export async function checkWebhookUrl(ctx: DomainContext, input: string): Promis
   if (target.isIp || target.isLoopbackName) return target.href;
   const resolved = await resolveWithin(ctx, target.host, createResolveTimeout(ctx));
   const reason = "addresses" in resolved ? firstForbidden(resolved.addresses, policy) : undefined;
-  if (reason) throw new AppError("invalid_url", 400, `url: ${target.host} resolves to ${reason}; webhook URLs must be public http(s) endpoints`);
+  if (reason)
+    throw new AppError(
+      "invalid_url",
+      400,
+      `url: ${target.host} resolves to ${reason}; webhook URLs must be public http(s) endpoints`,
+    );
   return target.href;
 }
 

@@ -3,7 +3,13 @@ import { invalidRequest } from "../../lib/app-error.js";
 import { requireHandle } from "../../lib/handle-input.js";
 import { parseInput } from "../../lib/validation.js";
 import type { DomainContext } from "../core/index.js";
-import { contactProfile, listContactProfiles, MAGIC_NUMBERS, setContactProfile, type ContactProfile } from "./contacts.js";
+import {
+  contactProfile,
+  listContactProfiles,
+  MAGIC_NUMBERS,
+  setContactProfile,
+  type ContactProfile,
+} from "./contacts.js";
 
 export type { ContactView };
 
@@ -34,11 +40,16 @@ export function getContact(ctx: DomainContext, input: string): ContactView {
 export function setContact(ctx: DomainContext, input: string, body: unknown): ContactView {
   const handle = requireHandle(input, "handle");
   const traits = parseInput(contactChanges, body ?? {});
-  const changes = Object.fromEntries(Object.entries(traits).filter(([, value]) => value !== undefined)) as Partial<typeof traits>;
+  const changes = Object.fromEntries(Object.entries(traits).filter(([, value]) => value !== undefined)) as Partial<
+    typeof traits
+  >;
   // Nothing to change: nothing is written, and the contact does not become one on record.
   if (Object.keys(changes).length === 0) return getContact(ctx, handle);
   if (changes.platform === "android" && changes.imessage === undefined) changes.imessage = false;
-  if (handle.includes("@") && (changes.platform === "android" || changes.imessage === false || changes.whatsapp === true)) {
+  if (
+    handle.includes("@") &&
+    (changes.platform === "android" || changes.imessage === false || changes.whatsapp === true)
+  ) {
     throw invalidRequest(`handle: ${handle} is an iMessage email address; it is iOS, on iMessage and not on WhatsApp`);
   }
   return ctx.db.transaction(() => withDescription(setContactProfile(ctx, handle, changes)));

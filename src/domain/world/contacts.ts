@@ -22,13 +22,31 @@ export const DEFAULT_PROFILE: Readonly<Traits> = Object.freeze({
  * (docs/simulated-world.md). All inside +1 415 555 0170..0179.
  */
 export const MAGIC_NUMBERS: Readonly<Record<string, { description: string; traits: Traits }>> = Object.freeze({
-  "+14155550170": { description: "Android phone (SMS, WhatsApp; must message first)", traits: { ...DEFAULT_PROFILE, imessage: false, platform: "android" } },
-  "+14155550171": { description: "unreachable phone (messages stay sent)", traits: { ...DEFAULT_PROFILE, reachable: false } },
-  "+14155550172": { description: "iPhone with read receipts off", traits: { ...DEFAULT_PROFILE, read_receipts: false } },
-  "+14155550173": { description: "iPhone not registered with iMessage (SMS)", traits: { ...DEFAULT_PROFILE, imessage: false } },
+  "+14155550170": {
+    description: "Android phone (SMS, WhatsApp; must message first)",
+    traits: { ...DEFAULT_PROFILE, imessage: false, platform: "android" },
+  },
+  "+14155550171": {
+    description: "unreachable phone (messages stay sent)",
+    traits: { ...DEFAULT_PROFILE, reachable: false },
+  },
+  "+14155550172": {
+    description: "iPhone with read receipts off",
+    traits: { ...DEFAULT_PROFILE, read_receipts: false },
+  },
+  "+14155550173": {
+    description: "iPhone not registered with iMessage (SMS)",
+    traits: { ...DEFAULT_PROFILE, imessage: false },
+  },
   "+14155550174": { description: "iPhone without WhatsApp", traits: { ...DEFAULT_PROFILE, whatsapp: false } },
-  "+14155550175": { description: "Android phone without WhatsApp", traits: { ...DEFAULT_PROFILE, imessage: false, platform: "android", whatsapp: false } },
-  "+14155550176": { description: "iPhone; naming a group created with it fails (title stays null)", traits: { ...DEFAULT_PROFILE } },
+  "+14155550175": {
+    description: "Android phone without WhatsApp",
+    traits: { ...DEFAULT_PROFILE, imessage: false, platform: "android", whatsapp: false },
+  },
+  "+14155550176": {
+    description: "iPhone; naming a group created with it fails (title stays null)",
+    traits: { ...DEFAULT_PROFILE },
+  },
 });
 
 /** The magic number whose presence in POST /v1/chats makes the best-effort naming fail (spec 4.5). */

@@ -28,18 +28,27 @@ export function getNumberFaults(ctx: DomainContext, accountId: string, handle: s
 }
 
 /** Switches a fault on or off for one of the account's numbers (SANDBOX.md section 5, Faults). */
-export function setNumberFault(ctx: DomainContext, accountId: string, handle: string, change: FaultSwitch): NumberFaults {
+export function setNumberFault(
+  ctx: DomainContext,
+  accountId: string,
+  handle: string,
+  change: FaultSwitch,
+): NumberFaults {
   const number = findAccountNumber(ctx, accountId, handle);
   if (!number) throw notFound(`Number ${handle}`);
   const { fault, count, off = false } = change;
-  if (count !== undefined && fault !== "transient") throw invalidRequest("count: only the transient fault takes a count");
-  if (off && (fault === "offline" || fault === "online")) throw invalidRequest(`off: use the "online" fault to bring a number back`);
+  if (count !== undefined && fault !== "transient")
+    throw invalidRequest("count: only the transient fault takes a count");
+  if (off && (fault === "offline" || fault === "online"))
+    throw invalidRequest(`off: use the "online" fault to bring a number back`);
   const servesWhatsApp = number.channels.includes("whatsapp");
   if ((fault === "rate-limited" || fault === "relink-required") && !servesWhatsApp) {
     throw invalidRequest(`fault: ${fault} is a WhatsApp fault and ${number.handle} does not serve WhatsApp`);
   }
   if (fault === "relink-required" && number.whatsappApi === "cloud" && !off) {
-    throw invalidRequest(`fault: ${number.handle} is on the WhatsApp Cloud API, which has no linked session to re-link`);
+    throw invalidRequest(
+      `fault: ${number.handle} is on the WhatsApp Cloud API, which has no linked session to re-link`,
+    );
   }
   return ctx.db.transaction(() => {
     const at = ctx.clock.now();

@@ -2,9 +2,25 @@
  * The simulated world's state: contacts and what decides routing to them (SANDBOX.md section 3),
  * the account's numbers, and the faults switched on per number with the WhatsApp cool-down.
  */
-export { contactProfile, DEFAULT_PROFILE, GROUP_NAMING_FAILS, MAGIC_NUMBERS, setContactProfile, type ContactProfile } from "./contacts.js";
+export {
+  contactProfile,
+  DEFAULT_PROFILE,
+  GROUP_NAMING_FAILS,
+  MAGIC_NUMBERS,
+  setContactProfile,
+  type ContactProfile,
+} from "./contacts.js";
 export { getContact, listContacts, setContact, type ContactView } from "./contact-views.js";
-export { findAccountNumber, findAnyNumber, listAccountNumbers, numberByHandle, toNumberResource, type AccountNumber, type Channel, type NumberResource } from "./numbers.js";
+export {
+  findAccountNumber,
+  findAnyNumber,
+  listAccountNumbers,
+  numberByHandle,
+  toNumberResource,
+  type AccountNumber,
+  type Channel,
+  type NumberResource,
+} from "./numbers.js";
 export { meetFaults, numberStatus, type FaultOutcome, type RetryableFailure } from "./number-faults.js";
 export { getNumberFaults, setNumberFault } from "./fault-switches.js";
 export { cooldownMs, WHATSAPP_COOLDOWN } from "./whatsapp-rate-limit.js";

@@ -45,12 +45,21 @@ export function meetFaults(ctx: DomainContext, handle: string, channel: Channel,
   if (!row) return { kind: "ok" };
   const whatsapp = channel === "whatsapp";
   if (whatsapp && row.relink_required) {
-    return { kind: "permanent", error: `The WhatsApp session of ${handle} needs re-linking; link the device again, then retry` };
+    return {
+      kind: "permanent",
+      error: `The WhatsApp session of ${handle} needs re-linking; link the device again, then retry`,
+    };
   }
   if (row.offline) return { kind: "offline" };
   if (whatsapp && row.rate_limited) {
     const { state, repeated } = meetRateLimit({ level: row.rate_limit_level, until: row.rate_limited_until }, now);
-    if (repeated) saveNumberFaults(ctx.db, { ...row, rate_limit_level: state.level, rate_limited_until: state.until, updated_at: now });
+    if (repeated)
+      saveNumberFaults(ctx.db, {
+        ...row,
+        rate_limit_level: state.level,
+        rate_limited_until: state.until,
+        updated_at: now,
+      });
     return { kind: "rate_limited", until: state.until as number };
   }
   if (row.transient_remaining > 0) {

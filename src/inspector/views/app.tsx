@@ -53,7 +53,11 @@ export function App() {
           </select>
         </label>
         <ClockBar />
-        <span class={`live ${inspector.connected ? "on" : "off"}`} role="status" title={inspector.connected ? "Updating live" : "Reconnecting to the sandbox"}>
+        <span
+          class={`live ${inspector.connected ? "on" : "off"}`}
+          role="status"
+          title={inspector.connected ? "Updating live" : "Reconnecting to the sandbox"}
+        >
           {inspector.connected ? "live" : "offline"}
         </span>
       </header>
@@ -88,7 +92,15 @@ function KeyForm({ problem }: { problem: string }) {
       <h1>msgctl inspector</h1>
       <p role="alert">{problem}</p>
       <label>
-        API key <input type="password" value={key} onInput={(e) => setKey(e.currentTarget.value)} placeholder="sk_test_…" autoComplete="off" required />
+        API key{" "}
+        <input
+          type="password"
+          value={key}
+          onInput={(e) => setKey(e.currentTarget.value)}
+          placeholder="sk_test_…"
+          autoComplete="off"
+          required
+        />
       </label>
       <button type="submit">Open</button>
     </form>

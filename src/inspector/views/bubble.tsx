@@ -44,18 +44,29 @@ export function Bubble(props: BubbleProps) {
   const unsent = message.status === "unsent";
   const channel = message.channel ?? "pending";
   return (
-    <li class={`message ${mine ? "mine" : "theirs"} ${props.highlighted ? "highlighted" : ""}`} id={`m-${message.id}`} data-message-id={message.id} data-status={message.status}>
+    <li
+      class={`message ${mine ? "mine" : "theirs"} ${props.highlighted ? "highlighted" : ""}`}
+      id={`m-${message.id}`}
+      data-message-id={message.id}
+      data-status={message.status}
+    >
       {props.senderLabel && <span class="sender">{props.senderLabel}</span>}
       {message.reply_to && (
         <button type="button" class="reply-link" onClick={() => props.onShowReply(message.reply_to as string)}>
-          ↩ {props.repliedTo ? `Replying to “${snippet(props.repliedTo.text) || "an attachment"}”` : "Replying to an earlier message"}
+          ↩{" "}
+          {props.repliedTo
+            ? `Replying to “${snippet(props.repliedTo.text) || "an attachment"}”`
+            : "Replying to an earlier message"}
         </button>
       )}
       <div class="bubble-row">
         {unsent ? (
           <p class={`bubble unsent`}>{mine ? "You unsent a message" : "This message was unsent"}</p>
         ) : (
-          <div class={`bubble ${channel} ${mediaOnly(message) ? "media-only" : ""}`} title={`${channelName(message.channel)} · ${timeOf(message.created_at)}`}>
+          <div
+            class={`bubble ${channel} ${mediaOnly(message) ? "media-only" : ""}`}
+            title={`${channelName(message.channel)} · ${timeOf(message.created_at)}`}
+          >
             {message.attachments.map((attachment) => (
               <Attachment key={attachment.id} attachment={attachment} />
             ))}
@@ -83,7 +94,10 @@ export function Bubble(props: BubbleProps) {
 }
 
 /** Photos and videos without text are drawn bare, as phones do. */
-const mediaOnly = (message: MessageResource) => !message.text && message.attachments.length > 0 && message.attachments.every((a) => /^(image|video)\//.test(a.mime_type));
+const mediaOnly = (message: MessageResource) =>
+  !message.text &&
+  message.attachments.length > 0 &&
+  message.attachments.every((a) => /^(image|video)\//.test(a.mime_type));
 
 const snippet = (text: string | null) => (text && text.length > 40 ? `${text.slice(0, 40)}…` : (text ?? ""));
 
@@ -91,7 +105,8 @@ const snippet = (text: string | null) => (text && text.length > 40 ? `${text.sli
 function Attachment({ attachment }: { attachment: AttachmentResource }) {
   const { mime_type: type, url, filename } = attachment;
   if (type.startsWith("image/")) return <img class="media" src={url} alt={filename} loading="lazy" />;
-  if (type.startsWith("video/")) return <video class="media" src={url} controls preload="metadata" aria-label={filename} />;
+  if (type.startsWith("video/"))
+    return <video class="media" src={url} controls preload="metadata" aria-label={filename} />;
   if (type.startsWith("audio/")) {
     const length = attachment.duration_seconds ? ` ${clockOf(attachment.duration_seconds)}` : "";
     return (

@@ -42,7 +42,13 @@ export function ClockBar() {
       {!real && (
         <span class="advance">
           {STEPS.map((step) => (
-            <button key={step} type="button" disabled={busy} onClick={() => void advance(step)} aria-label={`Advance the clock ${step}`}>
+            <button
+              key={step}
+              type="button"
+              disabled={busy}
+              onClick={() => void advance(step)}
+              aria-label={`Advance the clock ${step}`}
+            >
               +{step}
             </button>
           ))}

@@ -51,14 +51,26 @@ function Files({ composer, label }: { composer: ReturnType<typeof useComposer>; 
         <path d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l7.9-7.9" />
       </svg>
       <span class="visually-hidden">{label}</span>
-      <input ref={composer.fileInput} type="file" multiple onChange={(e) => composer.setFiles([...(e.currentTarget.files ?? [])])} />
+      <input
+        ref={composer.fileInput}
+        type="file"
+        multiple
+        onChange={(e) => composer.setFiles([...(e.currentTarget.files ?? [])])}
+      />
       {composer.files.length > 0 && <span class="count">{composer.files.length}</span>}
     </label>
   );
 }
 
 /** The business's composer: the same POST /v1/messages an app makes, into this thread. */
-export function BusinessComposer(props: { api: Api; chat: ChatResource; whatsapp: boolean; replyTo: MessageResource | null; onCancelReply(): void; typing: boolean }) {
+export function BusinessComposer(props: {
+  api: Api;
+  chat: ChatResource;
+  whatsapp: boolean;
+  replyTo: MessageResource | null;
+  onCancelReply(): void;
+  typing: boolean;
+}) {
   const composer = useComposer();
   const [effect, setEffect] = useState("");
   const form = useRef<HTMLFormElement>(null);
@@ -108,10 +120,19 @@ export function BusinessComposer(props: { api: Api; chat: ChatResource; whatsapp
         </button>
       </div>
       <div class="row options">
-        <button type="button" class="secondary" aria-pressed={props.typing} onClick={() => void chatAction(() => props.api.businessTyping(props.chat.id, !props.typing))}>
+        <button
+          type="button"
+          class="secondary"
+          aria-pressed={props.typing}
+          onClick={() => void chatAction(() => props.api.businessTyping(props.chat.id, !props.typing))}
+        >
           {props.typing ? "Stop typing" : "Type…"}
         </button>
-        <button type="button" class="secondary" onClick={() => void chatAction(() => props.api.businessRead(props.chat.id))}>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => void chatAction(() => props.api.businessRead(props.chat.id))}
+        >
           Mark thread read
         </button>
       </div>
@@ -135,7 +156,13 @@ async function chatAction(action: () => Promise<unknown>): Promise<void> {
 }
 
 /** The contact's composer: replies as the contact (text, files, voice memos), and their typing bubble. */
-export function ContactComposer(props: { api: Api; chat: ChatResource; from: string; whatsapp: boolean; typing: boolean }) {
+export function ContactComposer(props: {
+  api: Api;
+  chat: ChatResource;
+  from: string;
+  whatsapp: boolean;
+  typing: boolean;
+}) {
   const composer = useComposer();
   const [voiceMemo, setVoiceMemo] = useState(false);
   const form = useRef<HTMLFormElement>(null);
@@ -156,7 +183,11 @@ export function ContactComposer(props: { api: Api; chat: ChatResource; from: str
     );
   const toggleTyping = async () => {
     try {
-      await api.typing({ from, ...(chat.is_group ? { conversation_id: chat.id } : { to: chat.from_handle }), typing: !props.typing });
+      await api.typing({
+        from,
+        ...(chat.is_group ? { conversation_id: chat.id } : { to: chat.from_handle }),
+        typing: !props.typing,
+      });
     } catch (failure) {
       alert((failure as Error).message);
     }
@@ -179,7 +210,8 @@ export function ContactComposer(props: { api: Api; chat: ChatResource; from: str
       </div>
       <div class="row options">
         <label>
-          <input type="checkbox" checked={voiceMemo} onChange={(e) => setVoiceMemo(e.currentTarget.checked)} /> voice memo
+          <input type="checkbox" checked={voiceMemo} onChange={(e) => setVoiceMemo(e.currentTarget.checked)} /> voice
+          memo
         </label>
         <button type="button" class="secondary" aria-pressed={props.typing} onClick={() => void toggleTyping()}>
           {props.typing ? "Stop typing" : "Type…"}

@@ -43,7 +43,8 @@ function EventRow({ event }: { event: EventView }) {
     <li data-event-type={event.type} data-seq={event.seq}>
       <details>
         <summary>
-          <span class="seq">#{event.seq}</span> <span class="type">{event.type}</span> <time dateTime={event.created_at}>{dateTimeOf(event.created_at)}</time>
+          <span class="seq">#{event.seq}</span> <span class="type">{event.type}</span>{" "}
+          <time dateTime={event.created_at}>{dateTimeOf(event.created_at)}</time>
         </summary>
         <pre class="payload">{JSON.stringify(event.payload, null, 2)}</pre>
         <p class="note">

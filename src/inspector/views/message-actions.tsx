@@ -17,7 +17,17 @@ async function act(action: () => Promise<unknown>): Promise<void> {
  * What the contact's phone (and the network) can do to a message: react to, or move forward
  * or fail, the business's messages; edit the contact's own.
  */
-export function ContactMessageActions({ api, message, contact, mine }: { api: Api; message: MessageResource; contact: string; mine: boolean }) {
+export function ContactMessageActions({
+  api,
+  message,
+  contact,
+  mine,
+}: {
+  api: Api;
+  message: MessageResource;
+  contact: string;
+  mine: boolean;
+}) {
   const outbound = message.direction === "outbound";
   // Only the moves the message's status allows (the control API answers the others 409).
   const { status } = message;
@@ -33,7 +43,13 @@ export function ContactMessageActions({ api, message, contact, mine }: { api: Ap
           <>
             <div class="reaction-choices" role="group" aria-label="React as the contact">
               {REACTION_CHOICES.map((reaction) => (
-                <button key={reaction} type="button" aria-label={`React ${reaction}`} title={reaction} onClick={() => void act(() => api.react({ message_id: message.id, from: contact, reaction }))}>
+                <button
+                  key={reaction}
+                  type="button"
+                  aria-label={`React ${reaction}`}
+                  title={reaction}
+                  onClick={() => void act(() => api.react({ message_id: message.id, from: contact, reaction }))}
+                >
                   {reactionGlyph(reaction)}
                 </button>
               ))}

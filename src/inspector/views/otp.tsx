@@ -19,10 +19,22 @@ export function OtpView() {
       <section class="challenges" aria-label="OTP challenges">
         <h2>Challenges</h2>
         {challenges.error && <p class="error">{challenges.error}</p>}
-        {list.length === 0 && <p class="empty">No challenges yet: your app creates them with POST /v1/challenges on the OTP host (or msgctl otp create --phone P).</p>}
+        {list.length === 0 && (
+          <p class="empty">
+            No challenges yet: your app creates them with POST /v1/challenges on the OTP host (or msgctl otp create
+            --phone P).
+          </p>
+        )}
         <ul>
           {list.map((challenge) => (
-            <Challenge key={challenge.id} api={api} challenge={challenge} now={now} selected={challenge.phone === shownPhone} onShowThread={() => setPhone(challenge.phone)} />
+            <Challenge
+              key={challenge.id}
+              api={api}
+              challenge={challenge}
+              now={now}
+              selected={challenge.phone === shownPhone}
+              onShowThread={() => setPhone(challenge.phone)}
+            />
           ))}
         </ul>
       </section>
@@ -31,7 +43,19 @@ export function OtpView() {
   );
 }
 
-function Challenge({ api, challenge, now, selected, onShowThread }: { api: Api; challenge: OtpChallengeView; now: number; selected: boolean; onShowThread(): void }) {
+function Challenge({
+  api,
+  challenge,
+  now,
+  selected,
+  onShowThread,
+}: {
+  api: Api;
+  challenge: OtpChallengeView;
+  now: number;
+  selected: boolean;
+  onShowThread(): void;
+}) {
   const [result, setResult] = useState<string | null>(null);
   const text = async (input: Parameters<Api["textChallenge"]>[1]) => {
     try {
@@ -56,7 +80,9 @@ function Challenge({ api, challenge, now, selected, onShowThread }: { api: Api; 
         </button>
       </div>
       <p class="meta">
-        {live ? `expires ${untilOf(Date.parse(challenge.expires_at), now)} (${timeOf(challenge.expires_at)})` : `expired at ${dateTimeOf(challenge.expires_at)}`}
+        {live
+          ? `expires ${untilOf(Date.parse(challenge.expires_at), now)} (${timeOf(challenge.expires_at)})`
+          : `expired at ${dateTimeOf(challenge.expires_at)}`}
         {challenge.wrong_texts > 0 && ` · ${challenge.wrong_texts} wrong text${challenge.wrong_texts === 1 ? "" : "s"}`}
         {challenge.verified_at && ` · verified ${timeOf(challenge.verified_at)}`}
         {challenge.consumed_at && ` · consumed ${timeOf(challenge.consumed_at)}`}
@@ -103,7 +129,11 @@ function OtpThread({ api, phone }: { api: Api; phone: string }) {
       <ol class="messages" aria-label="Texts and replies" tabIndex={0}>
         {list.length === 0 && <li class="empty">No texts yet.</li>}
         {list.map((t: OtpText) => (
-          <li key={t.id} class={`message ${t.direction === "inbound" ? "mine" : "theirs"}`} data-outcome={t.outcome ?? undefined}>
+          <li
+            key={t.id}
+            class={`message ${t.direction === "inbound" ? "mine" : "theirs"}`}
+            data-outcome={t.outcome ?? undefined}
+          >
             <div class="bubble-row">
               <div class={`bubble ${t.channel}`} title={`${channelName(t.channel)} · ${timeOf(t.created_at)}`}>
                 <p class="text">{t.text}</p>

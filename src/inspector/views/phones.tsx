@@ -32,7 +32,11 @@ export function PhonesView({ conversationId }: { conversationId: string | null }
                 .filter((chat) => chat.from_handle === number.handle)
                 .map((chat) => (
                   <li key={chat.id}>
-                    <a href={hrefOf("phones", chat.id)} aria-current={chat.id === conversationId ? "page" : undefined} data-conversation-id={chat.id}>
+                    <a
+                      href={hrefOf("phones", chat.id)}
+                      aria-current={chat.id === conversationId ? "page" : undefined}
+                      data-conversation-id={chat.id}
+                    >
                       <span class="who">{chat.is_group ? (chat.title ?? "Group") : chat.remote_handle}</span>
                       <span class="when">{timeOf(chat.last_message_at)}</span>
                       {typing.has(chat.id) && <span class="typing-mark">typing…</span>}
@@ -64,7 +68,11 @@ export function PhonesView({ conversationId }: { conversationId: string | null }
             ← Threads
           </a>
         )}
-        {open.data ? <ThreadView api={api} chat={open.data} /> : <Empty loading={Boolean(conversationId) && !open.error} />}
+        {open.data ? (
+          <ThreadView api={api} chat={open.data} />
+        ) : (
+          <Empty loading={Boolean(conversationId) && !open.error} />
+        )}
       </div>
     </div>
   );
@@ -86,7 +94,13 @@ async function threadPages(api: Api, pages: number): Promise<Page<ChatResource>>
 }
 
 function Empty({ loading }: { loading: boolean }) {
-  return <p class="empty">{loading ? "Loading the thread…" : "Pick a thread, or start one: the business sends a first message, or a contact writes in."}</p>;
+  return (
+    <p class="empty">
+      {loading
+        ? "Loading the thread…"
+        : "Pick a thread, or start one: the business sends a first message, or a contact writes in."}
+    </p>
+  );
 }
 
 /** Starts an iMessage group as the business (POST /v1/chats): members, an opening message, a title. */
@@ -106,7 +120,10 @@ function NewGroup({ api, numbers }: { api: Api; numbers: NumberResource[] }) {
           api
             .createGroup({
               from_handle: String(data.get("number")),
-              addresses: String(data.get("members")).split(",").map((m) => m.trim()).filter(Boolean),
+              addresses: String(data.get("members"))
+                .split(",")
+                .map((m) => m.trim())
+                .filter(Boolean),
               message: String(data.get("message")).trim(),
               ...(title ? { title } : {}),
             })
@@ -158,7 +175,8 @@ function NewThread({ api, numbers }: { api: Api; numbers: NumberResource[] }) {
     const number = String(data.get("number"));
     const contact = String(data.get("contact")).trim();
     const text = String(data.get("text")).trim();
-    const whatsapp = data.get("whatsapp") === "on" || numbers.find((n) => n.handle === number)?.channels.join() === "whatsapp";
+    const whatsapp =
+      data.get("whatsapp") === "on" || numbers.find((n) => n.handle === number)?.channels.join() === "whatsapp";
     setError(null);
     try {
       const message =

@@ -27,7 +27,11 @@ async function newestMessages(api: Api, conversationId: string, floor: string | 
 }
 
 /** The newest `created_at` of some messages, or null when there are none. */
-const newestOf = (messages: MessageResource[]): string | null => messages.reduce<string | null>((newest, m) => (newest === null || m.created_at > newest ? m.created_at : newest), null);
+const newestOf = (messages: MessageResource[]): string | null =>
+  messages.reduce<string | null>(
+    (newest, m) => (newest === null || m.created_at > newest ? m.created_at : newest),
+    null,
+  );
 
 /** Who sent a message, as a handle: the account's number for outbound, else the contact (or group member). */
 export function senderOf(message: MessageResource, chat: ChatResource): string {
@@ -77,7 +81,9 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
     for (const r of reactions.data ?? []) map.set(r.message_id, [...(map.get(r.message_id) ?? []), r]);
     return map;
   }, [reactions.data]);
-  const businessTyping = Boolean(remote.data?.typing && (!remote.data.typing_expires_at || Date.parse(remote.data.typing_expires_at) > now));
+  const businessTyping = Boolean(
+    remote.data?.typing && (!remote.data.typing_expires_at || Date.parse(remote.data.typing_expires_at) > now),
+  );
   const hasOlder = !olderDone && (older.length > 0 || (newest.data?.has_more ?? false));
   const whatsapp = messages.some((m) => m.channel === "whatsapp");
   const typingNow = typing.get(chat.id);
@@ -108,12 +114,26 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
             senderLabel={chat.is_group && !mine ? sender : null}
             reactions={reactionsOf.get(m.id) ?? []}
             repliedTo={m.reply_to ? byId.get(m.reply_to) : undefined}
-            status={phone === "business" ? (m.direction === "outbound" ? outboundStatus(m) : null) : mine ? contactSideStatus(m, remote.data?.last_read_at ?? null) : null}
+            status={
+              phone === "business"
+                ? m.direction === "outbound"
+                  ? outboundStatus(m)
+                  : null
+                : mine
+                  ? contactSideStatus(m, remote.data?.last_read_at ?? null)
+                  : null
+            }
             highlighted={highlight === m.id}
             onShowReply={showReply}
             actions={
               phone === "business" ? (
-                <button type="button" class="icon" aria-label="Reply to this message" title="Reply" onClick={() => setReplyTo(m)}>
+                <button
+                  type="button"
+                  class="icon"
+                  aria-label="Reply to this message"
+                  title="Reply"
+                  onClick={() => setReplyTo(m)}
+                >
                   ↩
                 </button>
               ) : (
@@ -138,15 +158,30 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
         <header class="phone-head">
           <div>
             <strong>{chat.is_group ? (chat.title ?? "Group") : chat.remote_handle}</strong>
-            <span class="sub">{chat.is_group ? members.join(", ") : `from ${chat.from_handle}${whatsapp ? " · WhatsApp" : ""}`}</span>
+            <span class="sub">
+              {chat.is_group ? members.join(", ") : `from ${chat.from_handle}${whatsapp ? " · WhatsApp" : ""}`}
+            </span>
           </div>
           <NumberFaultsMenu api={api} handle={chat.from_handle} />
         </header>
-        <MessageList label="Messages, as the business sees them" messages={messages} hasOlder={hasOlder} loadOlder={loadOlder} error={newest.error}>
+        <MessageList
+          label="Messages, as the business sees them"
+          messages={messages}
+          hasOlder={hasOlder}
+          loadOlder={loadOlder}
+          error={newest.error}
+        >
           {bubblesFor("business")}
           {typingNow && <TypingBubble from={chat.is_group ? typingNow.from : null} />}
         </MessageList>
-        <BusinessComposer api={api} chat={chat} whatsapp={whatsapp} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} typing={businessTyping} />
+        <BusinessComposer
+          api={api}
+          chat={chat}
+          whatsapp={whatsapp}
+          replyTo={replyTo}
+          onCancelReply={() => setReplyTo(null)}
+          typing={businessTyping}
+        />
       </section>
       <section class="phone contact" aria-label={`The contact's phone, ${asMember}`}>
         <header class="phone-head">
@@ -167,13 +202,29 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
               )}
             </span>
           </div>
-          {chat.is_group ? <RenameAsMember api={api} chat={chat} from={asMember} /> : <ContactProfile api={api} handle={asMember} />}
+          {chat.is_group ? (
+            <RenameAsMember api={api} chat={chat} from={asMember} />
+          ) : (
+            <ContactProfile api={api} handle={asMember} />
+          )}
         </header>
-        <MessageList label="Messages, as the contact's phone shows them" messages={messages} hasOlder={hasOlder} loadOlder={loadOlder} error={null}>
+        <MessageList
+          label="Messages, as the contact's phone shows them"
+          messages={messages}
+          hasOlder={hasOlder}
+          loadOlder={loadOlder}
+          error={null}
+        >
           {bubblesFor("contact")}
           {businessTyping && <TypingBubble from={chat.is_group ? chat.from_handle : null} />}
         </MessageList>
-        <ContactComposer api={api} chat={chat} from={asMember} whatsapp={whatsapp} typing={typingNow?.from === asMember} />
+        <ContactComposer
+          api={api}
+          chat={chat}
+          from={asMember}
+          whatsapp={whatsapp}
+          typing={typingNow?.from === asMember}
+        />
       </section>
     </div>
   );
@@ -181,7 +232,9 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
 
 /** Under the contact's own message on their phone: read once the business marked the thread read after it. */
 function contactSideStatus(message: MessageResource, lastReadAt: string | null): { text: string; failed: boolean } {
-  return lastReadAt && lastReadAt >= message.created_at ? { text: `Read ${timeOf(lastReadAt)}`, failed: false } : { text: "Delivered", failed: false };
+  return lastReadAt && lastReadAt >= message.created_at
+    ? { text: `Read ${timeOf(lastReadAt)}`, failed: false }
+    : { text: "Delivered", failed: false };
 }
 
 /** A member renames the group from their phone (simulate rename). */
@@ -193,7 +246,9 @@ function RenameAsMember({ api, chat, from }: { api: Api; chat: ChatResource; fro
       onClick={() => {
         const title = prompt(`New title of the group, as ${from} (empty removes it):`, chat.title ?? "");
         if (title === null) return;
-        api.renameAsContact(chat.id, from, title.trim() || null).then(refresh, (failure: Error) => alert(failure.message));
+        api
+          .renameAsContact(chat.id, from, title.trim() || null)
+          .then(refresh, (failure: Error) => alert(failure.message));
       }}
     >
       Rename…
@@ -202,7 +257,14 @@ function RenameAsMember({ api, chat, from }: { api: Api; chat: ChatResource; fro
 }
 
 /** A phone's scrolling list of bubbles, kept at the bottom while new ones arrive unless scrolled up. */
-function MessageList(props: { label: string; messages: MessageResource[]; hasOlder: boolean; loadOlder(): Promise<void>; error: string | null; children: preact.ComponentChildren }) {
+function MessageList(props: {
+  label: string;
+  messages: MessageResource[];
+  hasOlder: boolean;
+  loadOlder(): Promise<void>;
+  error: string | null;
+  children: preact.ComponentChildren;
+}) {
   const list = useRef<HTMLOListElement>(null);
   const pinned = useRef(true);
   useLayoutEffect(() => {

@@ -16,16 +16,26 @@ export function WebhooksView({ deliveryId }: { deliveryId: string | null }) {
   const { api } = useInspector();
   const [webhookId, setWebhookId] = useState<string>("");
   const webhooks = useLive(api ? () => api.webhooks() : null, [api]);
-  const deliveries = useLive(api ? () => api.deliveries({ limit: 50, webhook_id: webhookId || undefined }) : null, [api, webhookId]);
+  const deliveries = useLive(api ? () => api.deliveries({ limit: 50, webhook_id: webhookId || undefined }) : null, [
+    api,
+    webhookId,
+  ]);
   if (!api) return null;
   return (
     <div class={`webhooks-view ${deliveryId ? "has-delivery" : ""}`}>
       <section class="endpoints" aria-label="Webhook endpoints">
         <h2>Endpoints</h2>
-        {webhooks.data?.data.length === 0 && <p class="empty">No endpoints: create one with POST /v1/webhooks or msgctl webhooks create.</p>}
+        {webhooks.data?.data.length === 0 && (
+          <p class="empty">No endpoints: create one with POST /v1/webhooks or msgctl webhooks create.</p>
+        )}
         <ul>
           {(webhooks.data?.data ?? []).map((hook) => (
-            <Endpoint key={hook.id} hook={hook} selected={hook.id === webhookId} onSelect={() => setWebhookId(hook.id === webhookId ? "" : hook.id)} />
+            <Endpoint
+              key={hook.id}
+              hook={hook}
+              selected={hook.id === webhookId}
+              onSelect={() => setWebhookId(hook.id === webhookId ? "" : hook.id)}
+            />
           ))}
         </ul>
       </section>
@@ -35,8 +45,13 @@ export function WebhooksView({ deliveryId }: { deliveryId: string | null }) {
         <ol>
           {(deliveries.data?.data ?? []).map((delivery) => (
             <li key={delivery.id}>
-              <a href={hrefOf("webhooks", delivery.id)} aria-current={delivery.id === deliveryId ? "page" : undefined} data-delivery-id={delivery.id}>
-                <span class={`badge ${delivery.status}`}>{delivery.status}</span> <span class="type">{delivery.event_type}</span>{" "}
+              <a
+                href={hrefOf("webhooks", delivery.id)}
+                aria-current={delivery.id === deliveryId ? "page" : undefined}
+                data-delivery-id={delivery.id}
+              >
+                <span class={`badge ${delivery.status}`}>{delivery.status}</span>{" "}
+                <span class="type">{delivery.event_type}</span>{" "}
                 <span class="attempts">
                   {delivery.attempts.length}/{ATTEMPTS}
                 </span>
@@ -100,8 +115,17 @@ function DeliveryDetail({ api, id }: { api: Api; id: string }) {
           <h3>Resent by hand</h3>
           <ol class="resends" aria-label="Resends">
             {resends.map((attempt) => (
-              <li key={attempt.n} class={`rung ${attempt.status_code !== null && attempt.status_code < 300 && attempt.status_code >= 200 ? "ok" : "failed"}`}>
-                <button type="button" class="link" aria-pressed={picked === attempt.n} aria-label={`Show the headers of resend ${attempt.n}`} onClick={() => setPicked(attempt.n)}>
+              <li
+                key={attempt.n}
+                class={`rung ${attempt.status_code !== null && attempt.status_code < 300 && attempt.status_code >= 200 ? "ok" : "failed"}`}
+              >
+                <button
+                  type="button"
+                  class="link"
+                  aria-pressed={picked === attempt.n}
+                  aria-label={`Show the headers of resend ${attempt.n}`}
+                  onClick={() => setPicked(attempt.n)}
+                >
                   headers
                 </button>
                 <span class="at">{dateTimeOf(attempt.at)}</span>
@@ -121,7 +145,9 @@ function DeliveryDetail({ api, id }: { api: Api; id: string }) {
         <dd>msgctl-webhooks/1.0</dd>
         <dt>X-service-Signature</dt>
         <dd>
-          <code data-testid="signature">{shown?.signature ?? "t=<unix seconds>,v1=<hex HMAC-SHA256 of “t.body” with the endpoint's secret>"}</code>
+          <code data-testid="signature">
+            {shown?.signature ?? "t=<unix seconds>,v1=<hex HMAC-SHA256 of “t.body” with the endpoint's secret>"}
+          </code>
         </dd>
         <dt>X-Msgctl-Event-Id</dt>
         <dd>
@@ -185,7 +211,17 @@ function ResendButton({ api, id, onDone }: { api: Api; id: string; onDone(): voi
 }
 
 /** The eight rungs: made attempts with their outcome, the next one's time, the rest to come. Resends stand outside it. */
-function Ladder({ delivery, now, picked, onPick }: { delivery: Delivery; now: number; picked: number | null; onPick(n: number): void }) {
+function Ladder({
+  delivery,
+  now,
+  picked,
+  onPick,
+}: {
+  delivery: Delivery;
+  now: number;
+  picked: number | null;
+  onPick(n: number): void;
+}) {
   const rungs = Array.from({ length: ATTEMPTS }, (_, i) => i + 1);
   const onLadder = delivery.attempts.filter((attempt) => !attempt.resend);
   return (
@@ -197,7 +233,13 @@ function Ladder({ delivery, now, picked, onPick }: { delivery: Delivery; now: nu
           const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
           return (
             <li key={n} class={`rung ${ok ? "ok" : "failed"}`} data-attempt={n}>
-              <button type="button" class="n link" aria-pressed={picked === attempt.n} aria-label={`Show the headers of attempt ${n}`} onClick={() => onPick(attempt.n)}>
+              <button
+                type="button"
+                class="n link"
+                aria-pressed={picked === attempt.n}
+                aria-label={`Show the headers of attempt ${n}`}
+                onClick={() => onPick(attempt.n)}
+              >
                 {n}
               </button>
               <span class="wait">{wait}</span>

@@ -17,7 +17,8 @@ async function run(action: () => Promise<unknown>, after: () => void): Promise<v
 export function NumberFaultsMenu({ api, handle }: { api: Api; handle: string }) {
   const faults = useLive(() => api.faults(handle), [handle]);
   const f = faults.data;
-  const flip = (fault: FaultName, options: { count?: number; off?: boolean } = {}) => void run(() => api.setFault(handle, fault, options), faults.reload);
+  const flip = (fault: FaultName, options: { count?: number; off?: boolean } = {}) =>
+    void run(() => api.setFault(handle, fault, options), faults.reload);
   const active = f && (f.offline || f.transient_remaining > 0 || f.rate_limited || f.relink_required);
   return (
     <details class="tools">
@@ -27,14 +28,25 @@ export function NumberFaultsMenu({ api, handle }: { api: Api; handle: string }) 
       {f && (
         <div class="menu" role="group" aria-label={`Faults of ${handle}`}>
           <label>
-            <input type="checkbox" checked={f.offline} onChange={() => flip(f.offline ? "online" : "offline")} /> offline
+            <input type="checkbox" checked={f.offline} onChange={() => flip(f.offline ? "online" : "offline")} />{" "}
+            offline
           </label>
           <label>
-            <input type="checkbox" checked={f.rate_limited} onChange={() => flip("rate-limited", { off: f.rate_limited })} /> WhatsApp rate-limited
+            <input
+              type="checkbox"
+              checked={f.rate_limited}
+              onChange={() => flip("rate-limited", { off: f.rate_limited })}
+            />{" "}
+            WhatsApp rate-limited
             {f.rate_limited_until && <small> until {dateTimeOf(f.rate_limited_until)}</small>}
           </label>
           <label>
-            <input type="checkbox" checked={f.relink_required} onChange={() => flip("relink-required", { off: f.relink_required })} /> WhatsApp needs re-linking
+            <input
+              type="checkbox"
+              checked={f.relink_required}
+              onChange={() => flip("relink-required", { off: f.relink_required })}
+            />{" "}
+            WhatsApp needs re-linking
           </label>
           <form
             class="inline"
@@ -45,7 +57,16 @@ export function NumberFaultsMenu({ api, handle }: { api: Api; handle: string }) 
             }}
           >
             <label>
-              transient errors <input name="count" type="number" min={0} max={100} value={f.transient_remaining} size={3} aria-label="Transient errors for the next attempts" />
+              transient errors{" "}
+              <input
+                name="count"
+                type="number"
+                min={0}
+                max={100}
+                value={f.transient_remaining}
+                size={3}
+                aria-label="Transient errors for the next attempts"
+              />
             </label>
             <button type="submit">Set</button>
           </form>
@@ -69,7 +90,9 @@ export function ContactProfile({ api, handle }: { api: Api; handle: string }) {
   const set = (traits: Partial<ContactTraits>) => void run(() => api.setContact(handle, traits), contact.reload);
   return (
     <details class="tools">
-      <summary aria-label={`Profile of ${handle}`}>{c ? `${c.platform}${c.source === "magic" ? " · magic" : ""}` : "…"}</summary>
+      <summary aria-label={`Profile of ${handle}`}>
+        {c ? `${c.platform}${c.source === "magic" ? " · magic" : ""}` : "…"}
+      </summary>
       {c && (
         <div class="menu" role="group" aria-label={`Profile of ${handle}`}>
           {"description" in c && c.description ? <p class="note">{String(c.description)}</p> : null}
@@ -80,7 +103,10 @@ export function ContactProfile({ api, handle }: { api: Api; handle: string }) {
           ))}
           <label>
             platform{" "}
-            <select value={c.platform} onChange={(e) => set({ platform: e.currentTarget.value as ContactTraits["platform"] })}>
+            <select
+              value={c.platform}
+              onChange={(e) => set({ platform: e.currentTarget.value as ContactTraits["platform"] })}
+            >
               <option value="ios">iOS</option>
               <option value="android">Android</option>
             </select>

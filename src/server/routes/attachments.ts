@@ -13,7 +13,13 @@ import { clip } from "../../lib/bounded-input.js";
 import { contentDisposition } from "../../lib/filename.js";
 import { parseByteRange } from "../byte-range.js";
 import { drainingOnError, multipartParts, requestStream } from "../multipart.js";
-import { attachmentResource, presignBody, presignResult, signedUrlQuery, uploadedAttachments } from "../../contract/attachments.js";
+import {
+  attachmentResource,
+  presignBody,
+  presignResult,
+  signedUrlQuery,
+  uploadedAttachments,
+} from "../../contract/attachments.js";
 import { ok, type ApiRequest, type Route } from "../route.js";
 
 const TAG = "Attachments";
@@ -21,7 +27,8 @@ const id = { id: "the attachment's id" };
 const downloadDoc = (summary: string) => ({
   tag: TAG,
   summary,
-  description: "The URL of an Attachment's `url`; no key: the signature is the credential (valid one hour on the clock). One byte range per request.",
+  description:
+    "The URL of an Attachment's `url`; no key: the signature is the credential (valid one hour on the clock). One byte range per request.",
   params: id,
   query: signedUrlQuery,
   headers: {
@@ -46,11 +53,17 @@ function download({ ctx, event, params, query, requestId }: ApiRequest): Respons
   // If-Range (RFC 9110 section 13.1.5): a range read against other bytes (a transcode replaces
   // them) gets the whole file. A date never matches: there is no Last-Modified to compare.
   const ifRange = event.req.headers.get("if-range");
-  const range = ifRange === null || ifRange.trim() === etag ? parseByteRange(event.req.headers.get("range"), file.size) : undefined;
+  const range =
+    ifRange === null || ifRange.trim() === etag ? parseByteRange(event.req.headers.get("range"), file.size) : undefined;
   if (range === "unsatisfiable") {
-    throw new AppError("range_not_satisfiable", 416, `Range ${clip(event.req.headers.get("range") ?? "", 100)} is not satisfiable: the file has ${file.size} bytes`, {
-      "content-range": `bytes */${file.size}`,
-    });
+    throw new AppError(
+      "range_not_satisfiable",
+      416,
+      `Range ${clip(event.req.headers.get("range") ?? "", 100)} is not satisfiable: the file has ${file.size} bytes`,
+      {
+        "content-range": `bytes */${file.size}`,
+      },
+    );
   }
   const headers: Record<string, string> = {
     "content-type": file.mimeType,
@@ -64,7 +77,8 @@ function download({ ctx, event, params, query, requestId }: ApiRequest): Respons
   };
   if (range) headers["content-range"] = `bytes ${range.start}-${range.end}/${file.size}`;
   // HEAD: the headers only, without opening the file.
-  const body = event.req.method === "HEAD" ? null : (Readable.toWeb(file.open(range)) as unknown as globalThis.ReadableStream);
+  const body =
+    event.req.method === "HEAD" ? null : (Readable.toWeb(file.open(range)) as unknown as globalThis.ReadableStream);
   return new Response(body, { status: range ? 206 : 200, headers });
 }
 
@@ -76,13 +90,19 @@ export const attachmentRoutes: Route[] = [
     doc: {
       tag: TAG,
       summary: "Upload attachments",
-      description: "multipart/form-data, one or more `file` parts (at most 10), each at most 100 MiB; the type is sniffed from the bytes.",
+      description:
+        "multipart/form-data, one or more `file` parts (at most 10), each at most 100 MiB; the type is sniffed from the bytes.",
       upload: "multipart",
       responses: { 201: { description: "the Attachments, in part order", schema: uploadedAttachments } },
     },
     // A request may carry text fields too; the domain refuses them by name. 2 × the files bounds the parts.
     handler: async ({ ctx, account, event }) =>
-      ok(await drainingOnError(event, () => uploadAttachments(ctx, account.id, multipartParts(event, 2 * MAX_FILES_PER_UPLOAD + 1))), 201),
+      ok(
+        await drainingOnError(event, () =>
+          uploadAttachments(ctx, account.id, multipartParts(event, 2 * MAX_FILES_PER_UPLOAD + 1)),
+        ),
+        201,
+      ),
   },
   {
     method: "POST",
@@ -90,7 +110,8 @@ export const attachmentRoutes: Route[] = [
     doc: {
       tag: TAG,
       summary: "Presign an upload",
-      description: "Then PUT the bytes to `upload_url` with `method` and `headers`; until then the attachment cannot be sent.",
+      description:
+        "Then PUT the bytes to `upload_url` with `method` and `headers`; until then the attachment cannot be sent.",
       body: presignBody,
       responses: { 201: { description: "the presign result", schema: presignResult } },
     },
@@ -99,7 +120,13 @@ export const attachmentRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/attachments/:id",
-    doc: { tag: TAG, summary: "Get an attachment", description: "With a fresh signed `url`, valid about one hour.", params: id, responses: { 200: { description: "the Attachment", schema: attachmentResource } } },
+    doc: {
+      tag: TAG,
+      summary: "Get an attachment",
+      description: "With a fresh signed `url`, valid about one hour.",
+      params: id,
+      responses: { 200: { description: "the Attachment", schema: attachmentResource } },
+    },
     handler: ({ ctx, account, params }) => ok(getAttachment(ctx, account.id, params.id ?? "")),
   },
   {
@@ -109,7 +136,8 @@ export const attachmentRoutes: Route[] = [
     doc: {
       tag: TAG,
       summary: "The presigned upload",
-      description: "PUT the bytes with the presign's headers; no key: the signature is the credential (valid 15 minutes on the clock). Once only.",
+      description:
+        "PUT the bytes with the presign's headers; no key: the signature is the credential (valid 15 minutes on the clock). Once only.",
       params: id,
       query: signedUrlQuery,
       upload: "bytes",
@@ -117,9 +145,25 @@ export const attachmentRoutes: Route[] = [
       errors: [403, 409],
     },
     handler: async ({ ctx, event, params, query, header }) =>
-      ok(await drainingOnError(event, () => receivePresignedUpload(ctx, params.id ?? "", header("content-type"), signedQuery(query), requestStream(event)))),
+      ok(
+        await drainingOnError(event, () =>
+          receivePresignedUpload(
+            ctx,
+            params.id ?? "",
+            header("content-type"),
+            signedQuery(query),
+            requestStream(event),
+          ),
+        ),
+      ),
   },
   { method: "GET", path: "/media/:id", auth: false, doc: downloadDoc("Download an attachment"), handler: download },
   // Players and the inspector ask for the size first.
-  { method: "HEAD", path: "/media/:id", auth: false, doc: downloadDoc("An attachment's size and type"), handler: download },
+  {
+    method: "HEAD",
+    path: "/media/:id",
+    auth: false,
+    doc: downloadDoc("An attachment's size and type"),
+    handler: download,
+  },
 ];

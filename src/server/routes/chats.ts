@@ -1,4 +1,11 @@
-import { addParticipantBody, chatResource, createChatBody, listChatsQuery, renameChatBody, typingBody } from "../../contract/chats.js";
+import {
+  addParticipantBody,
+  chatResource,
+  createChatBody,
+  listChatsQuery,
+  renameChatBody,
+  typingBody,
+} from "../../contract/chats.js";
 import {
   addChatParticipant,
   createGroupChat,
@@ -20,16 +27,26 @@ const badBody = { invalid_request: "the body breaks a rule; the message names th
 const noChat = { not_found: "no such chat: a malformed or unknown id, or another account's" };
 const groupChange = {
   not_a_group: "a one-to-one thread or a WhatsApp group: only iMessage groups are renamed or have members changed",
-  invalid_state: "a group MMS thread (a member is not on iMessage); the chat's number is no longer a member, or offline",
+  invalid_state:
+    "a group MMS thread (a member is not on iMessage); the chat's number is no longer a member, or offline",
 };
-const readOrTyping = { invalid_state: "an SMS thread or group MMS thread, or the chat's number is no longer a member of the group" };
+const readOrTyping = {
+  invalid_state: "an SMS thread or group MMS thread, or the chat's number is no longer a member of the group",
+};
 
 /** Conversations (spec 4.5): threads and groups, group creation and changes, read and typing. */
 export const chatRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/chats",
-    doc: { tag: TAG, summary: "List chats", description: "Newest activity first, paged on last_message_at.", query: listChatsQuery, responses: { 200: { description: "a page of Chats", schema: chatResource, list: true } }, errorCodes: { 400: { invalid_request: "`limit` outside 1-100 or `before` not an ISO 8601 timestamp" } } },
+    doc: {
+      tag: TAG,
+      summary: "List chats",
+      description: "Newest activity first, paged on last_message_at.",
+      query: listChatsQuery,
+      responses: { 200: { description: "a page of Chats", schema: chatResource, list: true } },
+      errorCodes: { 400: { invalid_request: "`limit` outside 1-100 or `before` not an ISO 8601 timestamp" } },
+    },
     handler({ ctx, account, query }) {
       const { data, hasMore } = listChats(ctx, account.id, Object.fromEntries(query));
       return page(data, hasMore);
@@ -44,12 +61,20 @@ export const chatRoutes: Route[] = [
       description:
         "With an opening message that is delivered but not recorded (no message, no event). Naming is best effort: a failure leaves `title` null. Only iMessage groups can be created.",
       body: createChatBody,
-      headers: { "Idempotency-Key": "a repeated key returns the original group with 200 and creates nothing (per account and endpoint)" },
-      responses: { 201: { description: "the group's Chat", schema: chatResource }, 200: { description: "an idempotent replay: the original group", schema: chatResource } },
+      headers: {
+        "Idempotency-Key":
+          "a repeated key returns the original group with 200 and creates nothing (per account and endpoint)",
+      },
+      responses: {
+        201: { description: "the group's Chat", schema: chatResource },
+        200: { description: "an idempotent replay: the original group", schema: chatResource },
+      },
       errorCodes: {
         400: {
-          invalid_request: "the body breaks a rule (`addresses` not 2 to 31 valid handles, `message` missing, `title` over 100 characters, …), an address is not on iMessage (the message names it), or the Idempotency-Key header is empty or over 255 characters",
-          invalid_from_handle: "`from_handle` is not one of the account's numbers, or does not serve iMessage (a WhatsApp number)",
+          invalid_request:
+            "the body breaks a rule (`addresses` not 2 to 31 valid handles, `message` missing, `title` over 100 characters, …), an address is not on iMessage (the message names it), or the Idempotency-Key header is empty or over 255 characters",
+          invalid_from_handle:
+            "`from_handle` is not one of the account's numbers, or does not serve iMessage (a WhatsApp number)",
         },
         409: { invalid_state: "`from_handle` is offline: the opening message cannot be sent" },
       },
@@ -71,7 +96,8 @@ export const chatRoutes: Route[] = [
     doc: {
       tag: TAG,
       summary: "Rename an iMessage group",
-      description: "Fires conversation.renamed when the title changes. 409 not_a_group on one-to-one threads and WhatsApp groups; 409 invalid_state on group MMS threads.",
+      description:
+        "Fires conversation.renamed when the title changes. 409 not_a_group on one-to-one threads and WhatsApp groups; 409 invalid_state on group MMS threads.",
       params: id,
       body: renameChatBody,
       responses: theChat,
@@ -90,12 +116,16 @@ export const chatRoutes: Route[] = [
       body: addParticipantBody,
       responses: theChat,
       errorCodes: {
-        400: { invalid_request: "the body breaks a rule, or `handle` is not a valid handle or cannot join (not registered with iMessage); the message names the field" },
+        400: {
+          invalid_request:
+            "the body breaks a rule, or `handle` is not a valid handle or cannot join (not registered with iMessage); the message names the field",
+        },
         404: noChat,
         409: { ...groupChange, invalid_state: `${groupChange.invalid_state}; or the group is full (32 members)` },
       },
     },
-    handler: async ({ ctx, account, params, json }) => ok(addChatParticipant(ctx, account.id, params.id ?? "", await json())),
+    handler: async ({ ctx, account, params, json }) =>
+      ok(addChatParticipant(ctx, account.id, params.id ?? "", await json())),
   },
   {
     method: "DELETE",
@@ -111,12 +141,21 @@ export const chatRoutes: Route[] = [
         409: { ...groupChange, invalid_state: `${groupChange.invalid_state}; or fewer than 3 members would remain` },
       },
     },
-    handler: ({ ctx, account, params }) => ok(removeChatParticipant(ctx, account.id, params.id ?? "", params.handle ?? "")),
+    handler: ({ ctx, account, params }) =>
+      ok(removeChatParticipant(ctx, account.id, params.id ?? "", params.handle ?? "")),
   },
   {
     method: "POST",
     path: "/v1/chats/:id/read",
-    doc: { tag: TAG, summary: "Mark a thread read", description: "Its contacts see read receipts. iMessage and WhatsApp threads; 409 invalid_state on SMS threads. Any body is ignored.", params: id, responses: theChat, errorCodes: { 404: noChat, 409: readOrTyping } },
+    doc: {
+      tag: TAG,
+      summary: "Mark a thread read",
+      description:
+        "Its contacts see read receipts. iMessage and WhatsApp threads; 409 invalid_state on SMS threads. Any body is ignored.",
+      params: id,
+      responses: theChat,
+      errorCodes: { 404: noChat, 409: readOrTyping },
+    },
     // Any body is ignored (docs/spec-decisions.md): clients that always send `{}` work.
     handler: ({ ctx, account, params }) => ok(markChatRead(ctx, account.id, params.id ?? "")),
   },
@@ -126,12 +165,14 @@ export const chatRoutes: Route[] = [
     doc: {
       tag: TAG,
       summary: "Show or hide the typing bubble",
-      description: "The bubble expires by itself 60 s after typing: true on the contacts' phones. iMessage and WhatsApp threads; 409 invalid_state on SMS threads.",
+      description:
+        "The bubble expires by itself 60 s after typing: true on the contacts' phones. iMessage and WhatsApp threads; 409 invalid_state on SMS threads.",
       params: id,
       body: typingBody,
       responses: theChat,
       errorCodes: { 400: badBody, 404: noChat, 409: readOrTyping },
     },
-    handler: async ({ ctx, account, params, json }) => ok(setChatTyping(ctx, account.id, params.id ?? "", await json())),
+    handler: async ({ ctx, account, params, json }) =>
+      ok(setChatTyping(ctx, account.id, params.id ?? "", await json())),
   },
 ];

@@ -13,7 +13,8 @@ export const accountRoutes: Route[] = [
     doc: {
       tag: TAG,
       summary: "Create an account on demand",
-      description: "Fixture-shaped, every field optional; numbers from the documented pool. Its keys are shown only in this answer.",
+      description:
+        "Fixture-shaped, every field optional; numbers from the documented pool. Its keys are shown only in this answer.",
       body: createAccountBody,
       bodyOptional: true,
       responses: { 201: { description: "the account with both keys", schema: accountView } },
@@ -26,13 +27,29 @@ export const accountRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/accounts",
-    doc: { tag: TAG, summary: "List accounts", responses: { 200: { description: "every account; keys only where this sandbox may still show them", schema: accountView, list: true } } },
+    doc: {
+      tag: TAG,
+      summary: "List accounts",
+      responses: {
+        200: {
+          description: "every account; keys only where this sandbox may still show them",
+          schema: accountView,
+          list: true,
+        },
+      },
+    },
     handler: ({ control }) => page(control.accounts(), false),
   },
   {
     method: "DELETE",
     path: "/sandbox/v1/accounts/:name",
-    doc: { tag: TAG, summary: "Delete an account and all its data", params: { name: "the account's name" }, responses: { 200: { description: "deleted", schema: deletedAccount } }, errors: [409] },
+    doc: {
+      tag: TAG,
+      summary: "Delete an account and all its data",
+      params: { name: "the account's name" },
+      responses: { 200: { description: "deleted", schema: deletedAccount } },
+      errors: [409],
+    },
     handler: ({ ctx, params }) => ok(deleteAccountOnDemand(ctx, params.name ?? "")),
   },
 ];

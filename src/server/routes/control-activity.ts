@@ -32,7 +32,8 @@ function streamActivity(request: ApiRequest): EventStream {
     };
     const unsubscribe = [
       ctx.bus.on("event", (emitted) => {
-        if (emitted.accountId === account.id) void stream.push({ id: String(emitted.seq), event: "event", data: JSON.stringify(toEventView(emitted)) });
+        if (emitted.accountId === account.id)
+          void stream.push({ id: String(emitted.seq), event: "event", data: JSON.stringify(toEventView(emitted)) });
       }),
       ctx.bus.on("delivery", ({ accountId, delivery }) => {
         if (accountId === account.id) void stream.push({ event: "attempt", data: JSON.stringify(delivery) });
@@ -66,7 +67,8 @@ export const activityRoutes: Route[] = [
     doc: {
       tag: "Sandbox: simulate",
       summary: "Reactions standing on a thread's messages",
-      description: "The contacts' reactions (message.reaction) and the account's own (POST /v1/messages/:id/react, once landed), each person's once, removals applied.",
+      description:
+        "The contacts' reactions (message.reaction) and the account's own (POST /v1/messages/:id/react, once landed), each person's once, removals applied.",
       query: listReactionsQuery,
       responses: { 200: { description: "the reactions, in the order they landed", schema: reactionView, list: true } },
     },

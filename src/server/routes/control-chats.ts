@@ -39,7 +39,8 @@ export const controlChatRoutes: Route[] = [
     doc: {
       tag: "Sandbox: simulate",
       summary: "A member renames a group",
-      description: "iMessage or WhatsApp groups; fires conversation.renamed in each member number's conversation (`title` null removes the name).",
+      description:
+        "iMessage or WhatsApp groups; fires conversation.renamed in each member number's conversation (`title` null removes the name).",
       body: simulateRenameBody,
       responses: theChat,
       errorCodes: contactChange,
@@ -52,12 +53,18 @@ export const controlChatRoutes: Route[] = [
     doc: {
       tag: "Sandbox: simulate",
       summary: "A member adds or removes someone",
-      description: "iMessage or WhatsApp groups; a member may remove itself (it leaves). One of the account's numbers that is added gets its own conversation of the group.",
+      description:
+        "iMessage or WhatsApp groups; a member may remove itself (it leaves). One of the account's numbers that is added gets its own conversation of the group.",
       body: simulateParticipantsBody,
       responses: theChat,
       errorCodes: {
-        400: { invalid_request: `${contactChange[400].invalid_request}; or \`handle\` cannot join (not on the group's service) or is not a member to remove` },
-        409: { ...contactChange[409], invalid_state: `${contactChange[409].invalid_state}; or the group is full, or too few members would remain` },
+        400: {
+          invalid_request: `${contactChange[400].invalid_request}; or \`handle\` cannot join (not on the group's service) or is not a member to remove`,
+        },
+        409: {
+          ...contactChange[409],
+          invalid_state: `${contactChange[409].invalid_state}; or the group is full, or too few members would remain`,
+        },
       },
     },
     handler: async ({ ctx, account, json }) => ok(simulateParticipants(ctx, account.id, await json())),

@@ -5,14 +5,21 @@ import { parseDuration } from "../../lib/duration.js";
 import { parseInput } from "../../lib/validation.js";
 import { ok, type Route } from "../route.js";
 
-const clockView = (clock: { now: number; mode: ClockView["mode"] }): ClockView => ({ now: isoTime(clock.now), mode: clock.mode });
+const clockView = (clock: { now: number; mode: ClockView["mode"] }): ClockView => ({
+  now: isoTime(clock.now),
+  mode: clock.mode,
+});
 
 /** The clock under /sandbox/v1 (SANDBOX.md section 4). */
 export const clockRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/clock",
-    doc: { tag: "Sandbox: clock", summary: "The sandbox clock", responses: { 200: { description: "its time and mode", schema: clockSchema } } },
+    doc: {
+      tag: "Sandbox: clock",
+      summary: "The sandbox clock",
+      responses: { 200: { description: "its time and mode", schema: clockSchema } },
+    },
     handler: ({ control }) => ok(clockView(control.clock())),
   },
   {
@@ -21,14 +28,15 @@ export const clockRoutes: Route[] = [
     doc: {
       tag: "Sandbox: clock",
       summary: "Advance a manual clock",
-      description: "Runs every job that falls due, in due order, each at its due time, up to and including the target; returns once that work (webhook attempts included) is done.",
+      description:
+        "Runs every job that falls due, in due order, each at its due time, up to and including the target; returns once that work (webhook attempts included) is done.",
       body: advanceBody,
       responses: { 200: { description: "the clock after the advance", schema: clockSchema } },
       errors: [409],
     },
     async handler({ control, json }) {
       const body = await json();
-      if (body === undefined) throw invalidRequest("body: send { \"duration\": \"1h\" } or { \"ms\": 3600000 }");
+      if (body === undefined) throw invalidRequest('body: send { "duration": "1h" } or { "ms": 3600000 }');
       const input = parseInput(advanceBody, body);
       // The schema lets exactly one of the two through.
       const ms = input.duration === undefined ? (input.ms as number) : parseDuration(input.duration, "duration");

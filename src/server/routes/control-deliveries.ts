@@ -30,7 +30,13 @@ export const deliveryRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/deliveries",
-    doc: { tag: TAG, summary: "List deliveries", description: "Newest first, with every attempt; filter by endpoint, status or event.", query: listDeliveriesQuery, responses: { 200: { description: "a page of deliveries", schema: delivery, list: true } } },
+    doc: {
+      tag: TAG,
+      summary: "List deliveries",
+      description: "Newest first, with every attempt; filter by endpoint, status or event.",
+      query: listDeliveriesQuery,
+      responses: { 200: { description: "a page of deliveries", schema: delivery, list: true } },
+    },
     handler({ ctx, account, query }) {
       const { data, hasMore } = listDeliveries(ctx, account.id, Object.fromEntries(query));
       return page(data, hasMore);
@@ -42,7 +48,8 @@ export const deliveryRoutes: Route[] = [
     doc: {
       tag: TAG,
       summary: "Stream delivery attempts live",
-      description: "Server-sent `attempt` events, one per recorded attempt, each the delivery with every attempt so far (what `webhooks listen` reads).",
+      description:
+        "Server-sent `attempt` events, one per recorded attempt, each the delivery with every attempt so far (what `webhooks listen` reads).",
       query: streamDeliveriesQuery,
       responses: { 200: { description: "text/event-stream", raw: "text/event-stream" } },
     },
@@ -51,7 +58,12 @@ export const deliveryRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/deliveries/:id",
-    doc: { tag: TAG, summary: "Get a delivery", params: { id: "the delivery's id" }, responses: { 200: { description: "the delivery", schema: delivery } } },
+    doc: {
+      tag: TAG,
+      summary: "Get a delivery",
+      params: { id: "the delivery's id" },
+      responses: { 200: { description: "the delivery", schema: delivery } },
+    },
     handler: ({ ctx, account, params }) => ok(getDelivery(ctx, account.id, params.id ?? "")),
   },
   {

@@ -1,6 +1,13 @@
 import type { EventStream } from "h3";
 import { eventView, listEventsQuery, streamEventsQuery } from "../../contract/events.js";
-import { getEvent, listEvents, parseEventTypes, toEventView, type EventType, type EventView } from "../../domain/core/index.js";
+import {
+  getEvent,
+  listEvents,
+  parseEventTypes,
+  toEventView,
+  type EventType,
+  type EventView,
+} from "../../domain/core/index.js";
 import { parseInput } from "../../lib/validation.js";
 import { openEventStream } from "../event-stream.js";
 import { ok, page, type ApiRequest, type Route } from "../route.js";
@@ -24,7 +31,8 @@ function streamEvents(request: ApiRequest): EventStream {
       if (emitted.accountId === account.id) send(toEventView(emitted));
     });
     // Resume after a known event: replay what the client missed, then go live.
-    if (Number.isInteger(lastId) && lastId >= 0) for (const view of listEvents(ctx, account.id, lastId, REPLAY_LIMIT, { types })) send(view);
+    if (Number.isInteger(lastId) && lastId >= 0)
+      for (const view of listEvents(ctx, account.id, lastId, REPLAY_LIMIT, { types })) send(view);
     return unsubscribe;
   });
 }
@@ -34,7 +42,13 @@ export const eventRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/events",
-    doc: { tag: "Sandbox: events", summary: "List events", description: "The account's events after a sequence number.", query: listEventsQuery, responses: { 200: { description: "a page of events", schema: eventView, list: true } } },
+    doc: {
+      tag: "Sandbox: events",
+      summary: "List events",
+      description: "The account's events after a sequence number.",
+      query: listEventsQuery,
+      responses: { 200: { description: "a page of events", schema: eventView, list: true } },
+    },
     handler({ ctx, account, query }) {
       const { after, limit, types: raw, order } = parseInput(listEventsQuery, Object.fromEntries(query), "query");
       const types = parseEventTypes(raw ?? query.get("events"));
@@ -48,7 +62,8 @@ export const eventRoutes: Route[] = [
     doc: {
       tag: "Sandbox: events",
       summary: "Stream events live",
-      description: "Server-sent events, one per emitted event (its data an Event), live until the client goes away; `after` or Last-Event-ID replays what was missed first.",
+      description:
+        "Server-sent events, one per emitted event (its data an Event), live until the client goes away; `after` or Last-Event-ID replays what was missed first.",
       query: streamEventsQuery,
       responses: { 200: { description: "text/event-stream", raw: "text/event-stream" } },
     },

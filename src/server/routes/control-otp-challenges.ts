@@ -10,7 +10,8 @@ export const otpChallengeListRoutes: Route[] = [
     doc: {
       tag: "Sandbox: OTP",
       summary: "List the account's challenges with their codes",
-      description: "Newest first, each with its status now, its code and its wrong texts; `limit` of the newest (1-100, default 50).",
+      description:
+        "Newest first, each with its status now, its code and its wrong texts; `limit` of the newest (1-100, default 50).",
       query: listOtpChallengesQuery,
       responses: { 200: { description: "the challenges", schema: otpChallengeView, list: true } },
     },

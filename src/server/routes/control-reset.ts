@@ -11,7 +11,8 @@ export const resetRoutes: Route[] = [
     doc: {
       tag: "Sandbox",
       summary: "Wipe all state and re-seed",
-      description: "Every account's state goes; the fixture (the one the sandbox started with, or the one sent) seeds it again. The clock keeps its time.",
+      description:
+        "Every account's state goes; the fixture (the one the sandbox started with, or the one sent) seeds it again. The clock keeps its time.",
       body: resetBody,
       bodyOptional: true,
       responses: { 200: { description: "the accounts re-seeded, with their keys", schema: resetResult } },

@@ -8,7 +8,13 @@ import {
 } from "../../domain/simulate/index.js";
 import { chatResource } from "../../contract/chats.js";
 import { messageResource } from "../../contract/messages.js";
-import { inboundBody, simulateEditBody, simulateFailBody, simulateReactionBody, simulateTypingBody } from "../../contract/world.js";
+import {
+  inboundBody,
+  simulateEditBody,
+  simulateFailBody,
+  simulateReactionBody,
+  simulateTypingBody,
+} from "../../contract/world.js";
 import { ok, type Route } from "../route.js";
 
 const TAG = "Sandbox: simulate";
@@ -29,8 +35,10 @@ export const simulateRoutes: Route[] = [
       responses: { 201: { description: "the inbound Message", schema: messageResource } },
       errorCodes: {
         400: {
-          invalid_request: "the body breaks a rule, a handle is not valid, `to` or `group` is not the account's, or a member cannot be in a group of that kind; the message names the field",
-          invalid_attachments: "an attachment id is unknown, another account's, not uploaded yet, or already claimed by a message",
+          invalid_request:
+            "the body breaks a rule, a handle is not valid, `to` or `group` is not the account's, or a member cannot be in a group of that kind; the message names the field",
+          invalid_attachments:
+            "an attachment id is unknown, another account's, not uploaded yet, or already claimed by a message",
         },
         409: { invalid_state: "`group` is a conversation of a number that is no longer a member of the group" },
       },
@@ -40,7 +48,14 @@ export const simulateRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/simulate/reaction",
-    doc: { tag: TAG, summary: "A contact reacts", description: "To one of the account's delivered messages; fires message.reaction.", body: simulateReactionBody, responses: message("the message reacted to"), errors: [409] },
+    doc: {
+      tag: TAG,
+      summary: "A contact reacts",
+      description: "To one of the account's delivered messages; fires message.reaction.",
+      body: simulateReactionBody,
+      responses: message("the message reacted to"),
+      errors: [409],
+    },
     handler: async ({ ctx, account, json }) => ok(simulateReaction(ctx, account.id, await json())),
   },
   {
@@ -49,11 +64,15 @@ export const simulateRoutes: Route[] = [
     doc: {
       tag: TAG,
       summary: "A contact types",
-      description: "Fires conversation.typing in their one-to-one thread with `to`, or in the group `conversation_id` (once per member number's conversation). Not on SMS.",
+      description:
+        "Fires conversation.typing in their one-to-one thread with `to`, or in the group `conversation_id` (once per member number's conversation). Not on SMS.",
       body: simulateTypingBody,
       responses: { 200: { description: "the Chat", schema: chatResource } },
       errorCodes: {
-        400: { invalid_request: "the body breaks a rule, or `from` is not in the thread or is one of the account's numbers; the message names the field" },
+        400: {
+          invalid_request:
+            "the body breaks a rule, or `from` is not in the thread or is one of the account's numbers; the message names the field",
+        },
         409: { invalid_state: "no thread between `from` and `to` yet, or an SMS or group MMS thread" },
       },
     },
@@ -62,25 +81,56 @@ export const simulateRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/simulate/edit",
-    doc: { tag: TAG, summary: "A contact edits their message", description: "iMessage or WhatsApp; fires message.edited.", body: simulateEditBody, responses: message("the edited message"), errors: [409] },
+    doc: {
+      tag: TAG,
+      summary: "A contact edits their message",
+      description: "iMessage or WhatsApp; fires message.edited.",
+      body: simulateEditBody,
+      responses: message("the edited message"),
+      errors: [409],
+    },
     handler: async ({ ctx, account, json }) => ok(simulateEdit(ctx, account.id, await json())),
   },
   {
     method: "POST",
     path: "/sandbox/v1/messages/:id/delivered",
-    doc: { tag: TAG, summary: "Force delivered", description: "Moves an outbound message forward through every state in between, firing each event in order.", params: id, responses: message("the message, delivered"), errors: [409] },
+    doc: {
+      tag: TAG,
+      summary: "Force delivered",
+      description: "Moves an outbound message forward through every state in between, firing each event in order.",
+      params: id,
+      responses: message("the message, delivered"),
+      errors: [409],
+    },
     handler: ({ ctx, account, params }) => ok(simulateProgress(ctx, account.id, params.id ?? "", "delivered")),
   },
   {
     method: "POST",
     path: "/sandbox/v1/messages/:id/read",
-    doc: { tag: TAG, summary: "Force read", description: "Moves an outbound message forward through every state in between, firing each event in order.", params: id, responses: message("the message, read"), errors: [409] },
+    doc: {
+      tag: TAG,
+      summary: "Force read",
+      description: "Moves an outbound message forward through every state in between, firing each event in order.",
+      params: id,
+      responses: message("the message, read"),
+      errors: [409],
+    },
     handler: ({ ctx, account, params }) => ok(simulateProgress(ctx, account.id, params.id ?? "", "read")),
   },
   {
     method: "POST",
     path: "/sandbox/v1/messages/:id/fail",
-    doc: { tag: TAG, summary: "Force a failure", description: "A queued or sent message fails with `error` and message.failed.", params: id, body: simulateFailBody, bodyOptional: true, responses: message("the failed message"), errors: [409] },
-    handler: async ({ ctx, account, params, json }) => ok(simulateFailure(ctx, account.id, params.id ?? "", await json())),
+    doc: {
+      tag: TAG,
+      summary: "Force a failure",
+      description: "A queued or sent message fails with `error` and message.failed.",
+      params: id,
+      body: simulateFailBody,
+      bodyOptional: true,
+      responses: message("the failed message"),
+      errors: [409],
+    },
+    handler: async ({ ctx, account, params, json }) =>
+      ok(simulateFailure(ctx, account.id, params.id ?? "", await json())),
   },
 ];

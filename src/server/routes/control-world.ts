@@ -16,7 +16,12 @@ export const worldRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/contacts",
-    doc: { tag: TAG, summary: "List contacts", description: "Contacts on record, then the magic numbers.", responses: { 200: { description: "the contacts", schema: contactView, list: true } } },
+    doc: {
+      tag: TAG,
+      summary: "List contacts",
+      description: "Contacts on record, then the magic numbers.",
+      responses: { 200: { description: "the contacts", schema: contactView, list: true } },
+    },
     handler: ({ ctx }) => page(listContacts(ctx), false),
   },
   {
@@ -35,13 +40,26 @@ export const worldRoutes: Route[] = [
   {
     method: "PATCH",
     path: "/sandbox/v1/contacts/:handle",
-    doc: { tag: TAG, summary: "Set a contact's profile", description: "Only the traits sent; switching to Android turns iMessage off unless imessage is sent too.", params: handle, body: contactChanges, bodyOptional: true, responses: { 200: { description: "the profile", schema: contactView } } },
+    doc: {
+      tag: TAG,
+      summary: "Set a contact's profile",
+      description: "Only the traits sent; switching to Android turns iMessage off unless imessage is sent too.",
+      params: handle,
+      body: contactChanges,
+      bodyOptional: true,
+      responses: { 200: { description: "the profile", schema: contactView } },
+    },
     handler: async ({ ctx, params, json }) => ok(setContact(ctx, params.handle ?? "", await json())),
   },
   {
     method: "GET",
     path: "/sandbox/v1/numbers/:handle/faults",
-    doc: { tag: TAG, summary: "A number's faults", params: number, responses: { 200: { description: "the faults", schema: numberFaults } } },
+    doc: {
+      tag: TAG,
+      summary: "A number's faults",
+      params: number,
+      responses: { 200: { description: "the faults", schema: numberFaults } },
+    },
     handler: ({ ctx, account, params }) => ok(getNumberFaults(ctx, account.id, numberParam(params.handle))),
   },
   {
@@ -50,7 +68,8 @@ export const worldRoutes: Route[] = [
     doc: {
       tag: TAG,
       summary: "Switch a number's fault",
-      description: "offline, online, transient (count), rate-limited, relink-required; `off` clears (SANDBOX.md section 5, Faults).",
+      description:
+        "offline, online, transient (count), rate-limited, relink-required; `off` clears (SANDBOX.md section 5, Faults).",
       params: number,
       body: faultBody,
       responses: { 200: { description: "the faults now", schema: numberFaults } },

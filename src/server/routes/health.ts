@@ -7,7 +7,12 @@ export const healthRoutes: Route[] = [
     method: "GET",
     path: "/healthz",
     auth: false,
-    doc: { tag: "Sandbox", summary: "Readiness", description: "200 once the sandbox is ready (for CI readiness checks); no key needed.", responses: { 200: { description: "ready", schema: healthResult } } },
+    doc: {
+      tag: "Sandbox",
+      summary: "Readiness",
+      description: "200 once the sandbox is ready (for CI readiness checks); no key needed.",
+      responses: { 200: { description: "ready", schema: healthResult } },
+    },
     handler: () => ok({ status: "ok" as const }),
   },
 ];

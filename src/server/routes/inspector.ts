@@ -63,7 +63,13 @@ function placeholder(request: ApiRequest): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>msgctl sandbox</title></head>
 <body><h1>msgctl sandbox</h1><p>The inspector page is not built here: run <code>npm run build</code>.</p>
 <p>The messaging API is served at <code>${origin}/v1</code>, the control API under <code>${origin}/sandbox/v1</code>.</p></body></html>\n`;
-  return new Response(html, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-request-id": requestIdOf(request) } });
+  return new Response(html, {
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "x-request-id": requestIdOf(request),
+    },
+  });
 }
 
 /** GET / on the messaging host: the inspector (docs/inspector.md), and its script and style. */
@@ -72,7 +78,12 @@ export const inspectorRoutes: Route[] = [
     method: "GET",
     path: "/",
     auth: false,
-    doc: { tag: "Sandbox", summary: "The inspector", description: "A web page to watch and drive the sandbox (docs/inspector.md).", responses: { 200: { description: "the page", raw: "text/html" } } },
+    doc: {
+      tag: "Sandbox",
+      summary: "The inspector",
+      description: "A web page to watch and drive the sandbox (docs/inspector.md).",
+      responses: { 200: { description: "the page", raw: "text/html" } },
+    },
     handler: page,
   },
   {

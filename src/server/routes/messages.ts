@@ -1,4 +1,12 @@
-import { availabilityQuery, editBody, handleAvailability as availabilitySchema, listMessagesQuery, messageResource, reactBody, sendMessageBody } from "../../contract/messages.js";
+import {
+  availabilityQuery,
+  editBody,
+  handleAvailability as availabilitySchema,
+  listMessagesQuery,
+  messageResource,
+  reactBody,
+  sendMessageBody,
+} from "../../contract/messages.js";
 import {
   editMessage,
   getMessage,
@@ -23,15 +31,24 @@ export const messageRoutes: Route[] = [
     doc: {
       tag: TAG,
       summary: "Send a message",
-      description: "Accepted as `queued` with `channel` null; progress is reported by webhooks (spec 3, 4.3). Never re-POST a message that is still queued.",
+      description:
+        "Accepted as `queued` with `channel` null; progress is reported by webhooks (spec 3, 4.3). Never re-POST a message that is still queued.",
       body: sendMessageBody,
-      headers: { "Idempotency-Key": "a repeated key returns the original message with 200 and sends nothing (per account and endpoint)" },
-      responses: { 202: { description: "accepted: the Message, queued", schema: messageResource }, 200: { description: "an idempotent replay: the original Message", schema: messageResource } },
+      headers: {
+        "Idempotency-Key":
+          "a repeated key returns the original message with 200 and sends nothing (per account and endpoint)",
+      },
+      responses: {
+        202: { description: "accepted: the Message, queued", schema: messageResource },
+        200: { description: "an idempotent replay: the original Message", schema: messageResource },
+      },
       errorCodes: {
         400: {
-          invalid_request: "the body breaks a rule (`conversation_id` with `to` or `from_handle`, neither `text` nor `attachment_ids`, …); the message names the field",
+          invalid_request:
+            "the body breaks a rule (`conversation_id` with `to` or `from_handle`, neither `text` nor `attachment_ids`, …); the message names the field",
           invalid_from_handle: "`from_handle` is not one of the account's numbers",
-          invalid_attachments: "an attachment id is unknown, another account's, not uploaded yet, or already claimed by a message",
+          invalid_attachments:
+            "an attachment id is unknown, another account's, not uploaded yet, or already claimed by a message",
           unsupported: "a send into a WhatsApp group from a WhatsApp Cloud API number",
         },
         409: { invalid_state: "a send into a group from a number that is no longer a member" },
@@ -69,13 +86,15 @@ export const messageRoutes: Route[] = [
     doc: {
       tag: TAG,
       summary: "React to a message",
-      description: "A tapback or a single emoji; the message must be delivered (or read), on iMessage or WhatsApp. Lands asynchronously.",
+      description:
+        "A tapback or a single emoji; the message must be delivered (or read), on iMessage or WhatsApp. Lands asynchronously.",
       params: id,
       body: reactBody,
       responses: theMessage,
       errors: [409],
     },
-    handler: async ({ ctx, account, params, json }) => ok(reactToMessage(ctx, account.id, params.id ?? "", await json())),
+    handler: async ({ ctx, account, params, json }) =>
+      ok(reactToMessage(ctx, account.id, params.id ?? "", await json())),
   },
   {
     method: "POST",
@@ -94,14 +113,28 @@ export const messageRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/messages/:id/unsend",
-    doc: { tag: TAG, summary: "Unsend a message", description: "iMessage only, once sent; lands asynchronously. Any body is ignored.", params: id, responses: theMessage, errors: [409] },
+    doc: {
+      tag: TAG,
+      summary: "Unsend a message",
+      description: "iMessage only, once sent; lands asynchronously. Any body is ignored.",
+      params: id,
+      responses: theMessage,
+      errors: [409],
+    },
     // Any body is ignored (docs/spec-decisions.md): clients that always send `{}` work.
     handler: ({ ctx, account, params }) => ok(unsendMessage(ctx, account.id, params.id ?? "")),
   },
   {
     method: "POST",
     path: "/v1/messages/:id/retry",
-    doc: { tag: TAG, summary: "Retry a failed message", description: "failed → queued; parts already sent are never re-sent. Any body is ignored.", params: id, responses: theMessage, errors: [409] },
+    doc: {
+      tag: TAG,
+      summary: "Retry a failed message",
+      description: "failed → queued; parts already sent are never re-sent. Any body is ignored.",
+      params: id,
+      responses: theMessage,
+      errors: [409],
+    },
     handler: ({ ctx, account, params }) => ok(retryMessage(ctx, account.id, params.id ?? "")),
   },
   {

@@ -7,7 +7,13 @@ export const numberRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/numbers",
-    doc: { tag: "Numbers", summary: "List the account's numbers", responses: { 200: { description: "the account's numbers, in fixture order", schema: numberResource, list: true } } },
+    doc: {
+      tag: "Numbers",
+      summary: "List the account's numbers",
+      responses: {
+        200: { description: "the account's numbers, in fixture order", schema: numberResource, list: true },
+      },
+    },
     handler: ({ ctx, account }) => page(listAccountNumbers(ctx, account.id), false),
   },
 ];

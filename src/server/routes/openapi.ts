@@ -11,11 +11,21 @@ export function openApiRoute(host: HostName, routes: () => readonly Route[], ver
     method: "GET",
     path: "/openapi.json",
     auth: false,
-    doc: { tag: "Sandbox", summary: "This host's OpenAPI document", description: "OpenAPI 3.1, generated from the same schemas that validate requests and shape answers.", responses: { 200: { description: "the document", raw: "application/json" } } },
+    doc: {
+      tag: "Sandbox",
+      summary: "This host's OpenAPI document",
+      description: "OpenAPI 3.1, generated from the same schemas that validate requests and shape answers.",
+      responses: { 200: { description: "the document", raw: "application/json" } },
+    },
     handler({ event }) {
       document ??= openApiDocument(host, routes(), { version });
       const body = JSON.stringify({ ...document, servers: [{ url: event.url.origin }] });
-      return new Response(body, { headers: { "content-type": "application/json; charset=utf-8", "x-request-id": (event.context as { requestId?: string }).requestId ?? "" } });
+      return new Response(body, {
+        headers: {
+          "content-type": "application/json; charset=utf-8",
+          "x-request-id": (event.context as { requestId?: string }).requestId ?? "",
+        },
+      });
     },
   };
 }

@@ -1,4 +1,11 @@
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from "../../domain/webhooks/index.js";
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  rotateWebhookSecret,
+  updateWebhook,
+} from "../../domain/webhooks/index.js";
 import {
   createdWebhook,
   createWebhookBody,
@@ -21,7 +28,8 @@ export const webhookRoutes: Route[] = [
     doc: {
       tag: TAG,
       summary: "Create a webhook endpoint",
-      description: "Every enabled endpoint receives every event it subscribes to, signed (spec 4.4, 5, 6). Loopback URLs are accepted unless --strict-urls.",
+      description:
+        "Every enabled endpoint receives every event it subscribes to, signed (spec 4.4, 5, 6). Loopback URLs are accepted unless --strict-urls.",
       body: createWebhookBody,
       headers: { "Idempotency-Key": "a repeated key returns the original endpoint, secret included, with 200" },
       responses: {
@@ -38,7 +46,13 @@ export const webhookRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/webhooks",
-    doc: { tag: TAG, summary: "List webhook endpoints", description: "Newest first, never with secrets.", query: listWebhooksQuery, responses: { 200: { description: "a page of endpoints", schema: webhookResource, list: true } } },
+    doc: {
+      tag: TAG,
+      summary: "List webhook endpoints",
+      description: "Newest first, never with secrets.",
+      query: listWebhooksQuery,
+      responses: { 200: { description: "a page of endpoints", schema: webhookResource, list: true } },
+    },
     handler({ ctx, account, query }) {
       const { data, hasMore } = listWebhooks(ctx, account.id, Object.fromEntries(query));
       return page(data, hasMore);
@@ -47,7 +61,12 @@ export const webhookRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/webhooks/:id",
-    doc: { tag: TAG, summary: "Get a webhook endpoint", params: id, responses: { 200: { description: "the endpoint, without its secret", schema: webhookResource } } },
+    doc: {
+      tag: TAG,
+      summary: "Get a webhook endpoint",
+      params: id,
+      responses: { 200: { description: "the endpoint, without its secret", schema: webhookResource } },
+    },
     handler: ({ ctx, account, params }) => ok(getWebhook(ctx, account.id, params.id ?? "")),
   },
   {
@@ -56,24 +75,38 @@ export const webhookRoutes: Route[] = [
     doc: {
       tag: TAG,
       summary: "Update a webhook endpoint",
-      description: "Only the fields sent; `events` replaces the subscription; `enabled: false` pauses (pending deliveries are abandoned). Never echoes the secret.",
+      description:
+        "Only the fields sent; `events` replaces the subscription; `enabled: false` pauses (pending deliveries are abandoned). Never echoes the secret.",
       params: id,
       body: updateWebhookBody,
       responses: { 200: { description: "the endpoint, without its secret", schema: webhookResource } },
     },
-    handler: async ({ ctx, account, params, json }) => ok(await updateWebhook(ctx, account.id, params.id ?? "", await json())),
+    handler: async ({ ctx, account, params, json }) =>
+      ok(await updateWebhook(ctx, account.id, params.id ?? "", await json())),
   },
   {
     method: "POST",
     path: "/v1/webhooks/:id/rotate-secret",
-    doc: { tag: TAG, summary: "Rotate the signing secret", description: "A new generated secret, used from the next attempt on. Any body is ignored.", params: id, responses: { 200: { description: "the endpoint with its new secret", schema: webhookWithSecret } } },
+    doc: {
+      tag: TAG,
+      summary: "Rotate the signing secret",
+      description: "A new generated secret, used from the next attempt on. Any body is ignored.",
+      params: id,
+      responses: { 200: { description: "the endpoint with its new secret", schema: webhookWithSecret } },
+    },
     // Any body is ignored (docs/spec-decisions.md): clients that always send `{}` work.
     handler: ({ ctx, account, params }) => ok(rotateWebhookSecret(ctx, account.id, params.id ?? "")),
   },
   {
     method: "DELETE",
     path: "/v1/webhooks/:id",
-    doc: { tag: TAG, summary: "Delete a webhook endpoint", description: "Deliveries stop at once; pending ones become abandoned and stay listed.", params: id, responses: { 200: { description: "deleted", schema: deletedWebhook } } },
+    doc: {
+      tag: TAG,
+      summary: "Delete a webhook endpoint",
+      description: "Deliveries stop at once; pending ones become abandoned and stay listed.",
+      params: id,
+      responses: { 200: { description: "deleted", schema: deletedWebhook } },
+    },
     handler: ({ ctx, account, params }) => ok(deleteWebhook(ctx, account.id, params.id ?? "")),
   },
 ];

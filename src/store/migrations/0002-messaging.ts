@@ -22,7 +22,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on("conversations")
     .columns(["account_id", "from_handle", "remote_handle", "service"])
     .execute();
-  await db.schema.createIndex("conversations_by_last_message").on("conversations").columns(["account_id", "last_message_at"]).execute();
+  await db.schema
+    .createIndex("conversations_by_last_message")
+    .on("conversations")
+    .columns(["account_id", "last_message_at"])
+    .execute();
 
   await db.schema
     .createTable("conversation_participants")
@@ -64,7 +68,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("updated_at", "integer", (c) => c.notNull())
     .execute();
   await db.schema.createIndex("messages_by_account").on("messages").columns(["account_id", "created_at"]).execute();
-  await db.schema.createIndex("messages_by_conversation").on("messages").columns(["conversation_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("messages_by_conversation")
+    .on("messages")
+    .columns(["conversation_id", "created_at"])
+    .execute();
 
   await db.schema
     .createTable("message_actions")
@@ -83,7 +91,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", "integer", (c) => c.notNull())
     .addColumn("updated_at", "integer", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("message_actions_by_message").on("message_actions").columns(["message_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("message_actions_by_message")
+    .on("message_actions")
+    .columns(["message_id", "created_at"])
+    .execute();
 
   await db.schema
     .createTable("number_faults")

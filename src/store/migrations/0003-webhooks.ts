@@ -30,8 +30,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", "integer", (c) => c.notNull())
     .addColumn("updated_at", "integer", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("deliveries_by_account").on("webhook_deliveries").columns(["account_id", "created_at"]).execute();
-  await db.schema.createIndex("deliveries_by_webhook").on("webhook_deliveries").columns(["webhook_id", "status"]).execute();
+  await db.schema
+    .createIndex("deliveries_by_account")
+    .on("webhook_deliveries")
+    .columns(["account_id", "created_at"])
+    .execute();
+  await db.schema
+    .createIndex("deliveries_by_webhook")
+    .on("webhook_deliveries")
+    .columns(["webhook_id", "status"])
+    .execute();
 
   await db.schema
     .createTable("webhook_attempts")

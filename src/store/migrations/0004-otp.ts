@@ -18,8 +18,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("updated_at", "integer", (c) => c.notNull())
     .execute();
   // The rate limits count by phone and by account over the last minute; texts match by phone.
-  await db.schema.createIndex("otp_challenges_by_phone").on("otp_challenges").columns(["phone", "created_at"]).execute();
-  await db.schema.createIndex("otp_challenges_by_account").on("otp_challenges").columns(["account_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("otp_challenges_by_phone")
+    .on("otp_challenges")
+    .columns(["phone", "created_at"])
+    .execute();
+  await db.schema
+    .createIndex("otp_challenges_by_account")
+    .on("otp_challenges")
+    .columns(["account_id", "created_at"])
+    .execute();
 
   await db.schema
     .createTable("otp_texts")

@@ -9,7 +9,22 @@ import { sql, type Kysely } from "kysely";
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex("jobs_due").execute();
-  await db.schema.createIndex("jobs_free_due").on("jobs").columns(["status", "due_at", "id"]).where(sql.ref("lane"), "is", null).execute();
-  await db.schema.createIndex("jobs_laned_due").on("jobs").columns(["status", "due_at", "id"]).where(sql.ref("lane"), "is not", null).execute();
-  await db.schema.createIndex("jobs_lane_head").on("jobs").columns(["lane", "status", "due_at", "id"]).where(sql.ref("lane"), "is not", null).execute();
+  await db.schema
+    .createIndex("jobs_free_due")
+    .on("jobs")
+    .columns(["status", "due_at", "id"])
+    .where(sql.ref("lane"), "is", null)
+    .execute();
+  await db.schema
+    .createIndex("jobs_laned_due")
+    .on("jobs")
+    .columns(["status", "due_at", "id"])
+    .where(sql.ref("lane"), "is not", null)
+    .execute();
+  await db.schema
+    .createIndex("jobs_lane_head")
+    .on("jobs")
+    .columns(["lane", "status", "due_at", "id"])
+    .where(sql.ref("lane"), "is not", null)
+    .execute();
 }

@@ -26,7 +26,11 @@ const migrations: Record<string, Migration> = {
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   // Concepts landed on their own branches: a database made while one migration existed and not an
   // earlier-numbered one still takes the missing one (each migration adds its own tables only).
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
 }
