@@ -4,6 +4,7 @@ import type {
   Delivery,
   DeliveryQuery,
   PageQuery,
+  RetryLadder,
   UpdateWebhookInput,
   WebhookResource,
   WebhookWithSecret,
@@ -58,6 +59,9 @@ export function webhooksClient(http: HttpClient) {
     resend: async (id: string) =>
       (await http.request<Delivery>("messaging", "POST", `/sandbox/v1/deliveries/${encodeURIComponent(id)}/resend`))
         .data,
+    /** GET /sandbox/v1/webhooks/retry-ladder: the attempts a delivery gets and the waits before each retry. */
+    retryLadder: async () =>
+      (await http.request<RetryLadder>("messaging", "GET", "/sandbox/v1/webhooks/retry-ladder")).data,
     /** The live stream of delivery attempts (server-sent `attempt` events); ApiError when refused. */
     attempts: async (options: { webhookId?: string; signal?: AbortSignal } = {}) =>
       http.ensureOk(

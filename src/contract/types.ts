@@ -26,6 +26,7 @@ export type {
   DeliveryAttempt,
   DeliveryQuery,
   DeliveryStatus,
+  RetryLadder,
   UpdateWebhookInput,
   WebhookResource,
   WebhookWithSecret,

@@ -141,3 +141,16 @@ export const streamDeliveriesQuery = z.object({
 
 /** Filters of the delivery list, as a client sends them. */
 export type DeliveryQuery = z.input<typeof listDeliveriesQuery>;
+
+/** The retry ladder every delivery climbs (GET /sandbox/v1/webhooks/retry-ladder): one copy, the domain's. */
+export const retryLadder = z
+  .object({
+    attempts: z.number().int().min(1).meta({ description: "Attempts a delivery gets before it is marked failed" }),
+    waits_ms: z.array(z.number().int().min(0)).meta({
+      description:
+        "The wait before attempts 2, 3, … in milliseconds of sandbox time, each counted from the start of the attempt before; exact, no jitter",
+    }),
+  })
+  .meta({ id: "RetryLadder", description: "The retry ladder of webhook deliveries" });
+/** The retry ladder as the control API serves it. */
+export type RetryLadder = z.output<typeof retryLadder>;

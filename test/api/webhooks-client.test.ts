@@ -30,6 +30,13 @@ describe("the typed client and the exported verifyWebhook, against real deliveri
     await expect(client.webhooks.create({ url: "http://10.0.0.1/" })).rejects.toBeInstanceOf(ApiError);
   });
 
+  it("reads the retry ladder the deliveries climb", async () => {
+    expect(await client.webhooks.retryLadder()).toEqual({
+      attempts: 8,
+      waits_ms: [5_000, 60_000, 600_000, 3_600_000, 14_400_000, 28_800_000, 43_200_000],
+    });
+  });
+
   it("real deliveries verify with verifyWebhook from the package entry; the attempt stream reports them", async () => {
     const { webhook } = await client.webhooks.create({ url: receiver.url });
     const abort = new AbortController();

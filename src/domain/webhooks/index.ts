@@ -25,7 +25,7 @@ export {
 export { resendDelivery } from "./resend.js";
 export { postOverPool, postWebhook, type PostOptions, type PostOutcome } from "./http.js";
 export { LOOPBACK_ADDRESSES, pinnedLookup } from "./pinned-lookup.js";
-export { MAX_ATTEMPTS, RETRY_WAITS_MS, waitAfterAttempt } from "./retry-ladder.js";
+export { MAX_ATTEMPTS, RETRY_WAITS_MS, getRetryLadder, waitAfterAttempt } from "./retry-ladder.js";
 export { checkDeliveryTarget, checkWebhookUrl, type DeliveryTarget } from "./url-policy.js";
 
 /** What webhooks plug in: a delivery per subscribed endpoint for every event, and its attempts. */

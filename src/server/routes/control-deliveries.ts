@@ -1,6 +1,12 @@
 import type { EventStream } from "h3";
-import { delivery, listDeliveriesQuery, streamDeliveriesQuery } from "../../contract/webhooks.js";
-import { getDelivery, isAccountWebhook, listDeliveries, resendDelivery } from "../../domain/webhooks/index.js";
+import { delivery, listDeliveriesQuery, retryLadder, streamDeliveriesQuery } from "../../contract/webhooks.js";
+import {
+  getDelivery,
+  getRetryLadder,
+  isAccountWebhook,
+  listDeliveries,
+  resendDelivery,
+} from "../../domain/webhooks/index.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { openEventStream } from "../event-stream.js";
 import { ok, page, type ApiRequest, type Route } from "../route.js";
@@ -79,5 +85,17 @@ export const deliveryRoutes: Route[] = [
       errors: [404, 409],
     },
     handler: async ({ ctx, account, params }) => ok(await resendDelivery(ctx, account.id, params.id ?? "")),
+  },
+  {
+    method: "GET",
+    path: "/sandbox/v1/webhooks/retry-ladder",
+    doc: {
+      tag: TAG,
+      summary: "The retry ladder",
+      description:
+        "How many attempts a delivery gets and the wait before each retry, counted from the start of the attempt before (what the inspector draws).",
+      responses: { 200: { description: "the ladder", schema: retryLadder } },
+    },
+    handler: () => ok(getRetryLadder()),
   },
 ];
