@@ -27,7 +27,7 @@ export const NODE_ESM_BUNDLE = {
 export async function parsedDefaultFixture() {
   const bundled = await build({
     stdin: {
-      contents: 'export { parseFixtureText } from "./src/domain/sandbox/index.ts";',
+      contents: 'export { parseFixtureText } from "./src/domain/control/index.ts";',
       resolveDir: ROOT,
       loader: "ts",
     },

@@ -2,9 +2,10 @@ import { accountsClient } from "./accounts.js";
 import { attachmentsClient } from "./attachments.js";
 import { HttpClient, type ClientOptions } from "./http.js";
 import { chatsClient } from "./chats.js";
+import { controlClient } from "./control.js";
 import { messagesClient } from "./messages.js";
+import { numbersClient } from "./numbers.js";
 import { otpClient } from "./otp.js";
-import { numbersClient, sandboxClient } from "./sandbox.js";
 import { webhooksClient } from "./webhooks.js";
 import { contactsClient, simulateClient } from "./world.js";
 
@@ -14,7 +15,7 @@ export function createClient(options: ClientOptions) {
   return {
     http,
     numbers: numbersClient(http),
-    sandbox: sandboxClient(http),
+    sandbox: controlClient(http),
     webhooks: webhooksClient(http),
     messages: messagesClient(http),
     attachments: attachmentsClient(http),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { timestamp, uuid } from "./common.js";
-import { clockView } from "./sandbox.js";
+import { clockView } from "./control.js";
 
 /**
  * What the inspector reads besides /v1 and the events: the activity stream's `changed` frame,

@@ -12,7 +12,7 @@ export * from "./events.js";
 export * from "./webhooks.js";
 export * from "./world.js";
 export * from "./otp.js";
-export * from "./sandbox.js";
+export * from "./control.js";
 export * from "./fixture.js";
 export * from "./settings.js";
 export * from "./accounts.js";

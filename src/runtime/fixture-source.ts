@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseFixtureText, type Fixture } from "../domain/sandbox/index.js";
+import { parseFixtureText, type Fixture } from "../domain/control/index.js";
 import { AppError } from "../lib/app-error.js";
 import { binaryAsset } from "./single-binary.js";
 

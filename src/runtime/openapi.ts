@@ -1,5 +1,5 @@
 import { createContext, createBus, defaultSettings } from "../domain/core/index.js";
-import type { SandboxControl } from "../domain/sandbox/index.js";
+import type { SandboxControl } from "../domain/control/index.js";
 import { cryptoIds } from "../lib/ids.js";
 import { createMessagingApp, createOtpApp } from "../server/hosts.js";
 import type { HostName } from "../server/openapi.js";

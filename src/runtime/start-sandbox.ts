@@ -1,13 +1,13 @@
 import { createClient, type MsgctlClient } from "../client/client.js";
 import type { EventPayload, EventType, EventView } from "../contract/events.js";
-import type { AccountView } from "../contract/sandbox.js";
+import type { AccountView } from "../contract/control.js";
 import { allAccounts } from "../domain/accounts/index.js";
 import type { Settings } from "../contract/settings.js";
-import type { Fixture } from "../domain/sandbox/index.js";
+import type { Fixture } from "../domain/control/index.js";
 import { listEvents, toEventView } from "../domain/core/index.js";
 import { invalidRequest } from "../lib/app-error.js";
 import { parseDuration } from "../lib/duration.js";
-import { launchSandbox } from "./sandbox.js";
+import { launchSandbox } from "./launch-sandbox.js";
 
 /** Options of `startSandbox`: all optional. */
 export interface StartSandboxOptions {

@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import { getRouterParam, H3, HTTPError, HTTPResponse, type H3Event } from "h3";
 import { authenticate, type Account, type KeyKind } from "../domain/accounts/index.js";
 import type { DomainContext } from "../domain/core/index.js";
-import type { SandboxControl } from "../domain/sandbox/index.js";
+import type { SandboxControl } from "../domain/control/index.js";
 import { AppError, isAppError, type ErrorCode } from "../lib/app-error.js";
 import { clip } from "../lib/bounded-input.js";
 import { drainBeforeClosing } from "./drain.js";

@@ -1,31 +1,36 @@
 import type { H3, H3Event } from "h3";
 import type { DomainContext } from "../domain/core/index.js";
-import type { SandboxControl } from "../domain/sandbox/index.js";
+import type { SandboxControl } from "../domain/control/index.js";
 import { createHostApp } from "./host-app.js";
 import type { Route } from "./route.js";
 import { attachmentRoutes } from "./routes/attachments.js";
 import { chatRoutes } from "./routes/chats.js";
 import { controlChatRoutes } from "./routes/control-chats.js";
-import { clockRoutes } from "./routes/control-clock.js";
-import { deliveryRoutes } from "./routes/control-deliveries.js";
-import { eventRoutes } from "./routes/control-events.js";
-import { accountRoutes } from "./routes/control-accounts.js";
-import { activityRoutes } from "./routes/control-activity.js";
-import { otpControlRoutes } from "./routes/control-otp.js";
-import { otpChallengeListRoutes } from "./routes/control-otp-challenges.js";
-import { resetRoutes } from "./routes/control-reset.js";
-import { simulateRoutes } from "./routes/control-simulate.js";
-import { worldRoutes } from "./routes/control-world.js";
+import { controlClockRoutes } from "./routes/control-clock.js";
+import { controlDeliveryRoutes } from "./routes/control-deliveries.js";
+import { controlEventRoutes } from "./routes/control-events.js";
+import { controlAccountRoutes } from "./routes/control-accounts.js";
+import { controlActivityRoutes } from "./routes/control-activity.js";
+import { controlOtpRoutes } from "./routes/control-otp.js";
+import { controlOtpChallengeRoutes } from "./routes/control-otp-challenges.js";
+import { controlResetRoutes } from "./routes/control-reset.js";
+import { controlSimulateRoutes } from "./routes/control-simulate.js";
+import { controlWorldRoutes } from "./routes/control-world.js";
 import { healthRoutes } from "./routes/health.js";
 import { openApiRoute } from "./routes/openapi.js";
 import { inspectorRoutes } from "./routes/inspector.js";
 import { messageRoutes } from "./routes/messages.js";
 import { numberRoutes } from "./routes/numbers.js";
-import { challengeRoutes } from "./routes/otp.js";
+import { challengeRoutes } from "./routes/challenges.js";
 import { webhookRoutes } from "./routes/webhooks.js";
 
 /** The control API routes both hosts serve under /sandbox/v1. */
-const controlRoutes: Route[] = [...clockRoutes, ...resetRoutes, ...accountRoutes, ...eventRoutes];
+const controlRoutes: Route[] = [
+  ...controlClockRoutes,
+  ...controlResetRoutes,
+  ...controlAccountRoutes,
+  ...controlEventRoutes,
+];
 
 /** Every route of the messaging host: spec 4.1-4.5 under /v1, the control API, health. */
 export const messagingRoutes: Route[] = [
@@ -37,14 +42,14 @@ export const messagingRoutes: Route[] = [
   ...chatRoutes,
   ...webhookRoutes,
   ...controlRoutes,
-  ...deliveryRoutes,
-  ...worldRoutes,
-  ...simulateRoutes,
+  ...controlDeliveryRoutes,
+  ...controlWorldRoutes,
+  ...controlSimulateRoutes,
   ...controlChatRoutes,
-  ...activityRoutes,
+  ...controlActivityRoutes,
   // The OTP control routes on this host too: the inspector reaches everything through one origin.
-  ...otpControlRoutes,
-  ...otpChallengeListRoutes,
+  ...controlOtpRoutes,
+  ...controlOtpChallengeRoutes,
 ];
 
 /** Every route of the OTP host: spec 4.6 under /v1, the control API, health. */
@@ -52,8 +57,8 @@ export const otpRoutes: Route[] = [
   ...healthRoutes,
   ...controlRoutes,
   ...challengeRoutes,
-  ...otpControlRoutes,
-  ...otpChallengeListRoutes,
+  ...controlOtpRoutes,
+  ...controlOtpChallengeRoutes,
 ];
 
 /** What both hosts are built from. */

@@ -2,7 +2,7 @@ import type { H3Event, HTTPResponse } from "h3";
 import type { Schema } from "../contract/json-schema.js";
 import type { Account } from "../domain/accounts/index.js";
 import type { DomainContext } from "../domain/core/index.js";
-import type { SandboxControl } from "../domain/sandbox/index.js";
+import type { SandboxControl } from "../domain/control/index.js";
 
 /** The HTTP methods routes use. */
 export type Method = "GET" | "HEAD" | "POST" | "PATCH" | "PUT" | "DELETE";

@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { parseFixture } from "../../src/domain/sandbox/index.js";
+import { parseFixture } from "../../src/domain/control/index.js";
 import { emitTestEvent } from "../helpers/events.js";
 import { KEY, useSandbox } from "../helpers/sandbox.js";
 import { useReceiver } from "../helpers/webhook-receiver.js";

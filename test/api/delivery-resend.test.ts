@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { parseFixture } from "../../src/domain/sandbox/index.js";
+import { parseFixture } from "../../src/domain/control/index.js";
 import { verifyWebhook } from "../../src/lib/webhook-signature.js";
 import { emitTestEvent } from "../helpers/events.js";
 import { KEY, useSandbox, type TestSandbox } from "../helpers/sandbox.js";

@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { gunzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { parseFixture } from "../../src/domain/sandbox/index.js";
+import { parseFixture } from "../../src/domain/control/index.js";
 import { KEY, useSandbox } from "../helpers/sandbox.js";
 
 /**

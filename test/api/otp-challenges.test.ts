@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFixture } from "../../src/domain/sandbox/index.js";
+import { parseFixture } from "../../src/domain/control/index.js";
 import { resetBeforeEach } from "../helpers/messages.js";
 import { challenge, createChallenge, nowIso, OTP_FIXTURE, OTP_KEYS, PHONE, textFor } from "../helpers/otp.js";
 import { KEY, useSandbox } from "../helpers/sandbox.js";

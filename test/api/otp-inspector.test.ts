@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { parseFixture } from "../../src/domain/sandbox/index.js";
+import { parseFixture } from "../../src/domain/control/index.js";
 import { createChallenge, OTP_FIXTURE, OTP_KEYS, PHONE, textFor } from "../helpers/otp.js";
 import { KEY, useSandbox } from "../helpers/sandbox.js";
 

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { launchSandbox } from "../../src/runtime/sandbox.js";
+import { launchSandbox } from "../../src/runtime/launch-sandbox.js";
 import { IPHONE, MAIN, resetBeforeEach, send } from "../helpers/messages.js";
 import { KEY, useSandbox } from "../helpers/sandbox.js";
 

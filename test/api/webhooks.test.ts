@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../src/domain/core/index.js";
-import { parseFixture } from "../../src/domain/sandbox/index.js";
+import { parseFixture } from "../../src/domain/control/index.js";
 import { KEY, useSandbox } from "../helpers/sandbox.js";
 
 const URL_A = "https://hooks.example.com/a";

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchSandbox, type Sandbox } from "../../src/runtime/sandbox.js";
+import { launchSandbox, type Sandbox } from "../../src/runtime/launch-sandbox.js";
 import { CHROMIUM, useBrowser } from "../helpers/browser.js";
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchSandbox, type Sandbox } from "../../src/runtime/sandbox.js";
+import { launchSandbox, type Sandbox } from "../../src/runtime/launch-sandbox.js";
 import { CHROMIUM, useBrowser } from "../helpers/browser.js";
 
 /**

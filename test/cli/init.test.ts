@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { init, type Prompts } from "../../src/cli/commands/init.js";
 import { createOutput } from "../../src/cli/output.js";
-import { parseFixture } from "../../src/domain/sandbox/index.js";
+import { parseFixture } from "../../src/domain/control/index.js";
 
 const out = createOutput({ json: false, color: false, interactive: true, stdout: () => {}, stderr: () => {} });
 

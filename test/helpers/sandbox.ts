@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { launchSandbox, type Sandbox, type SandboxOptions } from "../../src/runtime/sandbox.js";
+import { launchSandbox, type Sandbox, type SandboxOptions } from "../../src/runtime/launch-sandbox.js";
 import { conformanceChecker, type RecordedAnswer } from "./openapi-conformance.js";
 
 /** The default fixture's keys. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { allAccounts } from "../../src/domain/accounts/index.js";
 import { createGroupChat, getChat } from "../../src/domain/conversations/index.js";
 import { getMessage, sendMessage } from "../../src/domain/messages/index.js";
-import { launchSandbox } from "../../src/runtime/sandbox.js";
+import { launchSandbox } from "../../src/runtime/launch-sandbox.js";
 
 describe("groups survive a restart (SANDBOX.md section 1: state and queued jobs persist)", () => {
   it("keeps the group, its idempotency key and its members' pending receipts", async () => {

@@ -6,7 +6,7 @@ import { allAccounts } from "../../src/domain/accounts/index.js";
 import { getMessage } from "../../src/domain/messages/index.js";
 import { setNumberFault } from "../../src/domain/world/index.js";
 import { sendMessage } from "../../src/domain/messages/index.js";
-import { launchSandbox } from "../../src/runtime/sandbox.js";
+import { launchSandbox } from "../../src/runtime/launch-sandbox.js";
 
 describe("messages survive a restart (SANDBOX.md section 1: state and queued jobs persist)", () => {
   it("resumes a queued message's retries and its lifecycle after a restart", async () => {

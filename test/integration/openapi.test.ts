@@ -1,6 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchSandbox, type Sandbox } from "../../src/runtime/sandbox.js";
+import { launchSandbox, type Sandbox } from "../../src/runtime/launch-sandbox.js";
 import { runCli } from "../helpers/cli.js";
 import { conformanceChecker } from "../helpers/openapi-conformance.js";
 

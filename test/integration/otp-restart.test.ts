@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { launchSandbox, type Sandbox } from "../../src/runtime/sandbox.js";
+import { launchSandbox, type Sandbox } from "../../src/runtime/launch-sandbox.js";
 
 const OTP_KEY = "otp_live_acme_000000000000000";
 

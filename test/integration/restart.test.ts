@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { scheduleJob } from "../../src/domain/core/index.js";
 import type { DomainModule } from "../../src/domain/core/index.js";
 import { MODULES } from "../../src/runtime/modules.js";
-import { launchSandbox } from "../../src/runtime/sandbox.js";
+import { launchSandbox } from "../../src/runtime/launch-sandbox.js";
 import { listJobs } from "../../src/store/jobs.js";
 
 describe("jobs survive a restart (SANDBOX.md section 4)", () => {

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { launchSandbox } from "../../src/runtime/sandbox.js";
+import { launchSandbox } from "../../src/runtime/launch-sandbox.js";
 
 const MiB = 1024 * 1024;
 const KEY = "sk_test_acme_0000000000000000";

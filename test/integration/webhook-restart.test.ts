@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { allAccounts } from "../../src/domain/accounts/index.js";
 import { createWebhook } from "../../src/domain/webhooks/index.js";
 import { listDeliveries } from "../../src/domain/webhooks/index.js";
-import { launchSandbox } from "../../src/runtime/sandbox.js";
+import { launchSandbox } from "../../src/runtime/launch-sandbox.js";
 import { emitTestEvent } from "../helpers/events.js";
 import { useReceiver } from "../helpers/webhook-receiver.js";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseFixture, parseFixtureText } from "../../src/domain/sandbox/index.js";
+import { parseFixture, parseFixtureText } from "../../src/domain/control/index.js";
 
 const good = () => JSON.parse(readFileSync("fixtures/default.json", "utf8"));
 

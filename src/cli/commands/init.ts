@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { checkbox, confirm, input, select } from "@inquirer/prompts";
-import { parseFixture, type Fixture } from "../../domain/sandbox/index.js";
+import { parseFixture, type Fixture } from "../../domain/control/index.js";
 import { normalizePhone, parseHandle } from "../../lib/handles.js";
 import type { Output } from "../output.js";
 import { UsageError } from "../usage-error.js";

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { isAppError } from "../../lib/app-error.js";
 import type { ClockMode } from "../../lib/clock.js";
 import type { Logger } from "../../runtime/logger.js";
-import { launchSandbox, type Sandbox } from "../../runtime/sandbox.js";
+import { launchSandbox, type Sandbox } from "../../runtime/launch-sandbox.js";
 import { table, type Output } from "../output.js";
 import { removeStateFile, writeStateFile } from "../state-file.js";
 import { UsageError } from "../usage-error.js";

@@ -1,5 +1,5 @@
 import type { FixtureAccount } from "../../contract/fixture.js";
-import type { AccountView } from "../../contract/sandbox.js";
+import type { AccountView } from "../../contract/control.js";
 import { hashKey } from "../../lib/key-hash.js";
 import { findKeyByHash, insertAccount, insertApiKey, insertNumber, listAccounts } from "../../store/accounts.js";
 import type { DomainContext } from "../core/index.js";

@@ -1,12 +1,12 @@
 import { createAccountOnDemand, deleteAccountOnDemand } from "../../domain/accounts/index.js";
 import { createAccountBody, deletedAccount } from "../../contract/accounts.js";
-import { accountView } from "../../contract/sandbox.js";
+import { accountView } from "../../contract/control.js";
 import { ok, page, type Route } from "../route.js";
 
 const TAG = "Sandbox: accounts";
 
 /** Accounts on demand under /sandbox/v1 (docs/control-api.md, "Accounts"). */
-export const accountRoutes: Route[] = [
+export const controlAccountRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/accounts",

@@ -48,7 +48,7 @@ function streamActivity(request: ApiRequest): EventStream {
 }
 
 /** What the inspector reads besides /v1 and the events (docs/control-api.md, "Activity"). */
-export const activityRoutes: Route[] = [
+export const controlActivityRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/activity/stream",

@@ -1,4 +1,4 @@
-import { advanceBody, clockView as clockSchema, type ClockView } from "../../contract/sandbox.js";
+import { advanceBody, clockView as clockSchema, type ClockView } from "../../contract/control.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
 import { parseDuration } from "../../lib/duration.js";
@@ -11,7 +11,7 @@ const clockView = (clock: { now: number; mode: ClockView["mode"] }): ClockView =
 });
 
 /** The clock under /sandbox/v1 (SANDBOX.md section 4). */
-export const clockRoutes: Route[] = [
+export const controlClockRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/clock",

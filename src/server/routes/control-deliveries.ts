@@ -32,7 +32,7 @@ function streamAttempts(request: ApiRequest): EventStream {
 const TAG = "Sandbox: webhook deliveries";
 
 /** Webhook deliveries under /sandbox/v1 (docs/control-api.md, "Webhook deliveries"). */
-export const deliveryRoutes: Route[] = [
+export const controlDeliveryRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/deliveries",

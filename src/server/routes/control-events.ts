@@ -38,7 +38,7 @@ function streamEvents(request: ApiRequest): EventStream {
 }
 
 /** The event stream and the event list under /sandbox/v1 (what tail and wait read). */
-export const eventRoutes: Route[] = [
+export const controlEventRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/events",

@@ -3,7 +3,7 @@ import { listChallenges } from "../../domain/otp/index.js";
 import { page, type Route } from "../route.js";
 
 /** The account's challenges with their codes, under /sandbox/v1 on both hosts (the inspector's OTP view). */
-export const otpChallengeListRoutes: Route[] = [
+export const controlOtpChallengeRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/otp/challenges",

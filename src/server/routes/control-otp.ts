@@ -20,7 +20,7 @@ const theResult = {
 const theFaults = { 200: { description: "the OTP host's faults", schema: otpFaultsSchema } };
 
 /** The OTP service's control API under /sandbox/v1 (docs/control-api.md, "OTP"): texts, threads, the outage. */
-export const otpControlRoutes: Route[] = [
+export const controlOtpRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/otp/texts",

@@ -1,10 +1,10 @@
-import { resetBody, resetResult } from "../../contract/sandbox.js";
-import { parseFixture } from "../../domain/sandbox/index.js";
+import { resetBody, resetResult } from "../../contract/control.js";
+import { parseFixture } from "../../domain/control/index.js";
 import { parseInput } from "../../lib/validation.js";
 import { ok, type Route } from "../route.js";
 
 /** POST /sandbox/v1/reset: wipe every account's state and re-seed (SANDBOX.md section 6). */
-export const resetRoutes: Route[] = [
+export const controlResetRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/reset",

@@ -22,7 +22,7 @@ const message = (description: string) => ({ 200: { description, schema: messageR
 const id = { id: "the outbound message's id" };
 
 /** The simulate actions of the control API (SANDBOX.md section 6): contacts' activity, forced progress. */
-export const simulateRoutes: Route[] = [
+export const controlSimulateRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/simulate/inbound",

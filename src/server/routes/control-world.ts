@@ -12,7 +12,7 @@ const handle = { handle: "an E.164 number (URL-encoded) or iMessage email" };
 const number = { handle: "one of the account's numbers, E.164 (the + may be left out)" };
 
 /** The simulated world in the control API: contacts and per-number faults (SANDBOX.md section 3). */
-export const worldRoutes: Route[] = [
+export const controlWorldRoutes: Route[] = [
   {
     method: "GET",
     path: "/sandbox/v1/contacts",

@@ -1,4 +1,4 @@
-import { healthResult } from "../../contract/sandbox.js";
+import { healthResult } from "../../contract/control.js";
 import { ok, type Route } from "../route.js";
 
 /** GET /healthz: 200 once the sandbox is ready (SANDBOX.md section 1). */

@@ -12,7 +12,7 @@ function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /**
- * Validates a parsed fixture (SANDBOX.md section 2). On error throws invalid_request whose
+ * Validates a parsed fixture against the fixture schema. On error throws invalid_request whose
  * message names the file, the field and the problem, e.g.
  * `fixtures/x.json: accounts[0].numbers[1].handle: "+1555…" is not a valid phone number`.
  */

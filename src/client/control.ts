@@ -1,16 +1,8 @@
-import type { AccountView, ClockView, EventType, EventView, FixtureInput, NumberResource } from "../contract/index.js";
+import type { AccountView, ClockView, EventType, EventView, FixtureInput } from "../contract/index.js";
 import type { HttpClient } from "./http.js";
 
-/** GET /v1/numbers. */
-export function numbersClient(http: HttpClient) {
-  return {
-    /** The account's numbers. */
-    list: async () => (await http.request<NumberResource[]>("messaging", "GET", "/v1/numbers")).data,
-  };
-}
-
 /** The clock, reset and events of the control API (/sandbox/v1 on the messaging host). */
-export function sandboxClient(http: HttpClient) {
+export function controlClient(http: HttpClient) {
   return {
     /** The clock's time and mode. */
     clock: async () => (await http.request<ClockView>("messaging", "GET", "/sandbox/v1/clock")).data,

@@ -1,5 +1,5 @@
 import { lookup } from "node:dns/promises";
-import type { AccountView } from "../contract/sandbox.js";
+import type { AccountView } from "../contract/control.js";
 import type { CreatedAccount } from "../domain/accounts/index.js";
 import {
   createBus,
@@ -19,7 +19,7 @@ import {
   seedFixture,
   type Fixture,
   type SandboxControl,
-} from "../domain/sandbox/index.js";
+} from "../domain/control/index.js";
 import { closeWebhookConnections } from "../domain/webhooks/index.js";
 import { invalidRequest } from "../lib/app-error.js";
 import type { ClockMode } from "../lib/clock.js";

@@ -2,14 +2,14 @@ import { z } from "zod";
 import { timestamp } from "./common.js";
 import { numberResource } from "./numbers.js";
 
-/** The sandbox clock (SANDBOX.md section 4). */
+/** The sandbox clock: its time and whether it moves by hand (`manual`) or with the wall clock (`real`). */
 export const clockView = z.object({ now: timestamp, mode: z.enum(["real", "manual"]) }).meta({ id: "Clock" });
 /** The sandbox clock. */
 export type ClockView = z.output<typeof clockView>;
 
 /**
  * POST /sandbox/v1/clock/advance: a duration (`"1h30m"`) or milliseconds, exactly one. One object
- * rather than a union of two, so that a wrong field is named in the 400 (SANDBOX.md section 5).
+ * rather than a union of two, so that a wrong field is named in the 400.
  */
 export const advanceBody = z
   .strictObject({
@@ -42,7 +42,7 @@ export type AccountView = z.output<typeof accountView>;
 /** GET /healthz. */
 export const healthResult = z.object({ status: z.literal("ok") });
 
-/** POST /sandbox/v1/reset: optionally a new fixture (SANDBOX.md section 2). */
+/** POST /sandbox/v1/reset: optionally a new fixture to seed from. */
 export const resetBody = z.strictObject({ fixture: z.unknown().optional() }).optional();
 
 /** The answer of a reset: the accounts re-seeded, with their keys. */

@@ -1,5 +1,5 @@
 import type { Fixture } from "../../contract/fixture.js";
-import type { AccountView } from "../../contract/sandbox.js";
+import type { AccountView } from "../../contract/control.js";
 import { invalidRequest, invalidState } from "../../lib/app-error.js";
 import { MAX_CLOCK_MS } from "../../lib/bounded-input.js";
 import { isoTime, type ClockMode } from "../../lib/clock.js";
@@ -15,7 +15,7 @@ export interface JobRunner {
   exclusively<T>(fn: () => T | Promise<T>, options?: { abortInFlight?: boolean }): Promise<T>;
 }
 
-/** The sandbox's own controls, behind /sandbox/v1: the clock and reset (SANDBOX.md sections 4 and 6). */
+/** The sandbox's own controls behind /sandbox/v1: the clock (moved by hand or by the wall clock) and reset (wipe, re-seed). */
 export interface SandboxControl {
   /** The clock's time and mode. */
   clock(): { now: number; mode: ClockMode };

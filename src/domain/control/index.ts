@@ -1,0 +1,9 @@
+/** The control API's rules: fixtures and their seeding, the clock and reset. */
+export {
+  createSandboxControl,
+  type JobRunner,
+  type SandboxControl,
+  type SandboxControlOptions,
+} from "./clock-and-reset.js";
+export { parseFixture, parseFixtureText, type Fixture, type FixtureAccount } from "./fixture.js";
+export { isSeeded, seedFixture, type SeededAccount } from "./seed.js";
