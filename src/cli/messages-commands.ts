@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
+import { MESSAGE_STATUSES } from "../contract/statuses.js";
 import { addGroupSimulateCommands } from "./chats-commands.js";
 import { wholeNumber } from "./flag-parsers.js";
 import { refuseFlagWithItsNegation } from "./opposite-flags.js";
@@ -9,8 +10,6 @@ const seconds = (value: string) => {
     throw new InvalidArgumentError("must be a number of seconds above 0");
   return Number(value);
 };
-
-const STATUSES = ["queued", "sent", "delivered", "read", "failed", "unsent"];
 
 /**
  * `msgctl send`, `messages …`, `availability`, `contacts …` and `simulate …` (SANDBOX.md section 6):
@@ -197,7 +196,7 @@ export function addMessageWaitCommand(wait: Command, action: typeof Action): voi
   wait
     .command("message <id>")
     .description("wait until a message is at a status or past it (read satisfies delivered)")
-    .addOption(new Option("--status <status>", "the status to reach").choices(STATUSES).makeOptionMandatory())
+    .addOption(new Option("--status <status>", "the status to reach").choices(MESSAGE_STATUSES).makeOptionMandatory())
     .option("--timeout <duration>", "real time to wait", "10s")
     .action(
       action(async (flags, out, id: string) => {

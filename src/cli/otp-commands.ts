@@ -1,8 +1,8 @@
 import { Option, type Command } from "commander";
+import { CHALLENGE_STATUSES } from "../contract/statuses.js";
 import type { action as Action } from "./program.js";
 
 const CHANNELS = ["imessage", "sms", "whatsapp"];
-const STATUSES = ["pending", "verified", "consumed", "expired"];
 
 /**
  * `msgctl otp …` (SANDBOX.md section 6): the OTP API, the user's texts and the walkthrough. Maps
@@ -78,7 +78,7 @@ export function addOtpWaitCommand(wait: Command, action: typeof Action): void {
   wait
     .command("otp <id>")
     .description("wait until a challenge is at a status or past it (consumed satisfies verified)")
-    .addOption(new Option("--status <status>", "the status to reach").choices(STATUSES).makeOptionMandatory())
+    .addOption(new Option("--status <status>", "the status to reach").choices(CHALLENGE_STATUSES).makeOptionMandatory())
     .option("--timeout <duration>", "real time to wait", "10s")
     .action(
       action(async (flags, out, id: string) => {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { DELIVERY_STATUSES } from "../contract/statuses.js";
 import { wholeNumber } from "./flag-parsers.js";
 import type { action as Action } from "./program.js";
 
@@ -55,7 +56,7 @@ export function addWebhookCommands(program: Command, action: typeof Action): voi
     .command("deliveries")
     .description("deliveries and their attempts, newest first")
     .option("--webhook <id>", "only this endpoint's")
-    .option("--status <status>", "pending, succeeded, failed, abandoned or dropped")
+    .option("--status <status>", `${DELIVERY_STATUSES.slice(0, -1).join(", ")} or ${DELIVERY_STATUSES.at(-1)}`)
     .option("--event <id>", "only this event's")
     .option("--limit <n>", "how many (1-100)", wholeNumber, 50)
     .option("--before <time>", "only deliveries created before this time (the `More:` hint's value)")

@@ -48,13 +48,6 @@ export interface ListEnvelope<T> {
   request_id: string;
 }
 
-/** The envelope schema of one resource, for the OpenAPI document. */
-export const envelopeOf = <T extends z.ZodType>(data: T) => z.object({ data, request_id: z.string() });
-
-/** The list envelope schema of a resource, for the OpenAPI document. */
-export const listEnvelopeOf = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), has_more: z.boolean(), request_id: z.string() });
-
 /** A page of a list as the typed client returns it: `before` the oldest item's cursor fetches the next. */
 export interface Page<T> {
   data: T[];

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { channel, queryNumber, timestamp, uuid } from "./common.js";
-import { MESSAGE_STATUSES } from "./messages.js";
+import { MESSAGE_STATUSES } from "./statuses.js";
 
 /** Every event name of spec section 6. */
 export const EVENT_TYPES = [

@@ -4,6 +4,7 @@
  * reads them, and the OpenAPI document is generated from them.
  */
 export * from "./common.js";
+export * from "./statuses.js";
 export * from "./numbers.js";
 export * from "./messages.js";
 export * from "./attachments.js";

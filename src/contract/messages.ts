@@ -2,11 +2,7 @@ import { z } from "zod";
 import { isUuid } from "../lib/ids.js";
 import { attachmentResource } from "./attachments.js";
 import { channel, messageText, pageQuery, timestamp, uuid } from "./common.js";
-
-/** Message status values (spec section 3). */
-export const MESSAGE_STATUSES = ["queued", "sent", "delivered", "read", "failed", "unsent"] as const;
-/** A message status (spec section 3). */
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+import { MESSAGE_STATUSES } from "./statuses.js";
 
 /** One member's receipt of an outbound group message: delivered and read per member. */
 export const groupReceipt = z.object({

@@ -1,15 +1,11 @@
 import { z } from "zod";
 import { channel, pageQuery, timestamp } from "./common.js";
+import { CHALLENGE_STATUSES } from "./statuses.js";
 
 /**
  * The OTP service's wire shapes (spec sections 2, 3, 4.6) and its control API: the user's texts
  * to the OTP numbers, their threads, and the simulated outage.
  */
-
-/** Challenge status values (spec section 3, OTP challenge status). */
-export const CHALLENGE_STATUSES = ["pending", "verified", "consumed", "expired"] as const;
-/** A challenge status. */
-export type ChallengeStatus = (typeof CHALLENGE_STATUSES)[number];
 
 const challengeId = z.string().meta({ description: "opaque challenge id", example: "chal_4fQ9mZ0c2LkT8vW1xY7bN3pR" });
 

@@ -5,9 +5,9 @@ export type {
   HandleAvailability,
   ListMessagesQuery,
   MessageResource,
-  MessageStatus,
   SendMessageInput,
 } from "./messages.js";
+export type { ChallengeStatus, DeliveryStatus, MessageStatus } from "./statuses.js";
 export type { ChatResource } from "./chats.js";
 export type { ChatRemoteView, CreateChatInput, RenameChatInput } from "./chats.js";
 export type { GroupReceipt } from "./messages.js";
@@ -25,7 +25,6 @@ export type {
   Delivery,
   DeliveryAttempt,
   DeliveryQuery,
-  DeliveryStatus,
   RetryLadder,
   UpdateWebhookInput,
   WebhookResource,
@@ -42,7 +41,6 @@ export type {
 export type { SimulateParticipantsInput, SimulateRenameInput } from "./world.js";
 export type {
   ChallengeResource,
-  ChallengeStatus,
   ChallengeTextInput,
   CreateChallengeInput,
   CreatedChallenge,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { pageQuery, timestamp, uuid } from "./common.js";
 import { EVENT_TYPES, isEventType, type EventType } from "./events.js";
+import { DELIVERY_STATUSES } from "./statuses.js";
 
 /** A webhook endpoint as every read returns it (SANDBOX.md section 5): never with its secret. */
 export const webhookResource = z
@@ -82,11 +83,6 @@ export type UpdateWebhookInput = z.input<typeof updateWebhookBody>;
 export const listWebhooksQuery = pageQuery;
 
 // --- Deliveries (the control API) ---
-
-/** Every delivery status (SANDBOX.md section 6). */
-export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "abandoned", "dropped"] as const;
-/** A delivery status. */
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** One attempt: `at` is the virtual instant it started, `duration_ms` real time. */
 export const deliveryAttempt = z

@@ -69,9 +69,6 @@ export function useInspector(): InspectorState {
   return state;
 }
 
-/** The state now, outside a component. */
-export const currentState = () => state;
-
 const ACCOUNT_KEY = "msgctl-inspector-account";
 /** Keys pasted in this tab, by account name: accounts made on demand never show theirs again. */
 const PASTED_KEYS = "msgctl-inspector-keys";

@@ -39,11 +39,6 @@ export function listAccounts(db: Db): AccountsTable[] {
   return db.all(db.q.selectFrom("accounts").selectAll().orderBy("position"));
 }
 
-/** One account by id. */
-export function findAccount(db: Db, id: string): AccountsTable | undefined {
-  return db.first(db.q.selectFrom("accounts").selectAll().where("id", "=", id));
-}
-
 /** The account's numbers, in fixture order. */
 export function listNumbers(db: Db, accountId: string): NumbersTable[] {
   return db.all(db.q.selectFrom("numbers").selectAll().where("account_id", "=", accountId).orderBy("position"));

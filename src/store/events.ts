@@ -30,12 +30,6 @@ export function listEventsAfter(db: Db, afterSeq: number, limit: number, filter:
   return db.all(query.orderBy("seq", filter.newestFirst ? "desc" : "asc").limit(limit));
 }
 
-/** The newest sequence number, 0 when there are no events. */
-export function lastEventSeq(db: Db): number {
-  const row = db.first(db.q.selectFrom("events").select((eb) => eb.fn.max("seq").as("seq")));
-  return Number(row?.seq ?? 0);
-}
-
 /** One event by id. */
 export function findEvent(db: Db, id: string): EventRow | undefined {
   return db.first(db.q.selectFrom("events").selectAll().where("id", "=", id));

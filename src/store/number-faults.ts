@@ -25,8 +25,3 @@ export function saveNumberFaults(db: Db, row: NumberFaultsTable): void {
       .onConflict((oc) => oc.column("handle").doUpdateSet(changes)),
   );
 }
-
-/** Every number with a fault row. */
-export function listNumberFaults(db: Db): NumberFaultsRow[] {
-  return db.all(db.q.selectFrom("number_faults").selectAll());
-}

@@ -70,20 +70,6 @@ export function challengeTimesSince(db: Db, scope: ChallengeScope, since: number
   return db.all(query.orderBy("created_at")).map((row) => row.created_at);
 }
 
-/** True when the account has created a challenge for this phone (its OTP threads are visible). */
-export function accountHasChallengedPhone(db: Db, accountId: string, phone: string): boolean {
-  return (
-    db.first(
-      db.q
-        .selectFrom("otp_challenges")
-        .select("id")
-        .where("account_id", "=", accountId)
-        .where("phone", "=", phone)
-        .limit(1),
-    ) !== undefined
-  );
-}
-
 /** Inserts a text of an OTP thread. */
 export function insertOtpText(db: Db, row: OtpTextsTable): void {
   db.run(db.q.insertInto("otp_texts").values(row));

@@ -8,9 +8,6 @@ import { startProgress } from "../progress.js";
 import { messageDetails } from "./message-format.js";
 import { timeoutMs, WaitTimeout } from "./wait.js";
 
-/** The statuses `--status` / `--wait` take. */
-export const WAIT_STATUSES = ["queued", "sent", "delivered", "read", "failed", "unsent"] as const;
-
 const RANK: Partial<Record<MessageStatus, number>> = { queued: 0, sent: 1, delivered: 2, read: 3 };
 const POLL_MS = 100;
 

@@ -7,9 +7,6 @@ import { startProgress } from "../progress.js";
 import { challengeDetails } from "./otp-format.js";
 import { timeoutMs, WaitTimeout } from "./wait.js";
 
-/** The statuses `wait otp --status` takes (spec section 3). */
-export const OTP_WAIT_STATUSES = ["pending", "verified", "consumed", "expired"] as const;
-
 const RANK: Partial<Record<ChallengeStatus, number>> = { pending: 0, verified: 1, consumed: 2 };
 const POLL_MS = 100;
 

@@ -1,5 +1,6 @@
 import type { Channel } from "../../contract/common.js";
-import type { MessageResource, MessageStatus } from "../../contract/messages.js";
+import type { MessageResource } from "../../contract/messages.js";
+import type { MessageStatus } from "../../contract/statuses.js";
 import { isoTime, isoTimeFrom, isoTimeOrNull } from "../../lib/clock.js";
 import { findGroupMessage, listReceipts } from "../../store/group-messages.js";
 import type { MessageRow, MessageViewRow } from "../../store/messages.js";

@@ -1,4 +1,4 @@
-import type { ChallengeStatus } from "../../contract/otp.js";
+import type { ChallengeStatus } from "../../contract/statuses.js";
 import { AppError, invalidState } from "../../lib/app-error.js";
 import { updateChallenge, type ChallengeRow } from "../../store/otp.js";
 import type { DomainContext } from "../core/index.js";

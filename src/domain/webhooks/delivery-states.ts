@@ -1,4 +1,4 @@
-import type { DeliveryStatus } from "../../contract/webhooks.js";
+import type { DeliveryStatus } from "../../contract/statuses.js";
 import { saveDeliveryState, type DeliveryRow } from "../../store/webhook-deliveries.js";
 import type { DomainContext } from "../core/index.js";
 
