@@ -3,7 +3,7 @@ import type { SandboxControl } from "../domain/control/index.js";
 import { cryptoIds } from "../lib/ids.js";
 import { createMessagingApp, createOtpApp } from "../server/hosts.js";
 import type { HostName } from "../server/openapi.js";
-import { openDatabase } from "../store/database.js";
+import { openDatabase } from "../store/engine/index.js";
 import { sqliteAddon } from "./single-binary.js";
 import { packageVersion } from "./version.js";
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:f
 import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { WorkerSqlite } from "../store/checkpointer.js";
+import type { WorkerSqlite } from "../store/engine/index.js";
 
 /**
  * What the single binary (Node's Single Executable Applications, `npm run build:binary`) carries
@@ -84,7 +84,7 @@ export function sqliteAddon(): object | undefined {
 
 /**
  * How a worker thread loads better-sqlite3 inside the binary (the WAL's checkpoint worker,
- * store/checkpointer.ts): a worker cannot reach the binary's bundle, so it runs the module's own
+ * store/engine/checkpointer.ts): a worker cannot reach the binary's bundle, so it runs the module's own
  * source, bundled at build time (the `better-sqlite3.cjs` asset), with the extracted addon.
  * Undefined outside the binary (the worker resolves the package itself) or without the asset.
  */

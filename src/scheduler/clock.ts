@@ -1,6 +1,6 @@
 import type { Clock, ClockMode } from "../lib/clock.js";
 import { readClockState, saveClockNow, writeClockState } from "../store/clock-state.js";
-import type { Db } from "../store/database.js";
+import type { Db } from "../store/engine/index.js";
 
 /** A clock the scheduler can move: the manual clock moves on `set`; the real one ignores it. */
 export interface SchedulerClock extends Clock {

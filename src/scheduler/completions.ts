@@ -1,5 +1,5 @@
 import type { JobCompletion } from "../domain/core/index.js";
-import type { Db } from "../store/database.js";
+import type { Db } from "../store/engine/index.js";
 import { deleteJob, type JobRow } from "../store/jobs.js";
 
 /** At most this many finished jobs wait to be written… */

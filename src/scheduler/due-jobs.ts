@@ -1,4 +1,4 @@
-import type { Db } from "../store/database.js";
+import type { Db } from "../store/engine/index.js";
 import { DUE_BATCH, FIRST_JOB, type JobCursor, type JobRow } from "../store/jobs.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Db } from "../store/database.js";
+import type { Db } from "../store/engine/index.js";
 import { listLaneJobs, listPendingLanes, type JobCursor, type JobRow } from "../store/jobs.js";
 
 /** A lane's jobs read ahead, and the index of the next one. */

@@ -1,5 +1,5 @@
 import type { BoundJobHandler, JobCompletion, JobRun } from "../domain/core/index.js";
-import type { Db } from "../store/database.js";
+import type { Db } from "../store/engine/index.js";
 import {
   deleteJob,
   listDueFreeJobs,
@@ -124,7 +124,7 @@ export class Scheduler {
   advance(ms: number): Promise<number> {
     return this.exclusively(async () => {
       const target = this.#clock.now() + ms;
-      // Its signals (events to live listeners, wake-ups) need no commit of their own (database.ts).
+      // Its signals (events to live listeners, wake-ups) need no commit of their own (store/engine/db.ts).
       this.#db.deferSignals(true);
       try {
         for (;;) {

@@ -1,5 +1,5 @@
-import type { Db } from "./database.js";
-import type { AccountsTable, ApiKeysTable, NumbersTable } from "./schema.js";
+import type { Db } from "./engine/db.js";
+import type { AccountsTable, ApiKeysTable, NumbersTable } from "./engine/schema.js";
 
 /** Inserts an account row. */
 export function insertAccount(db: Db, row: AccountsTable): void {

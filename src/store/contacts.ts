@@ -1,6 +1,6 @@
-import { compileOnce } from "./compiled-query.js";
-import type { Db } from "./database.js";
-import type { ContactsTable } from "./schema.js";
+import { compileOnce } from "./engine/compiled-query.js";
+import type { Db } from "./engine/db.js";
+import type { ContactsTable } from "./engine/schema.js";
 
 /** Inserts or replaces a contact's profile. */
 export function upsertContact(db: Db, row: ContactsTable): void {

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from "kysely";
-import { allColumns, compileOnce } from "./compiled-query.js";
-import type { Db } from "./database.js";
-import type { ConversationsTable } from "./schema.js";
+import { allColumns, compileOnce } from "./engine/compiled-query.js";
+import type { Db } from "./engine/db.js";
+import type { ConversationsTable } from "./engine/schema.js";
 
 /** A conversation row as read back. */
 export type ConversationRow = Selectable<ConversationsTable>;

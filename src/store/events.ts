@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from "kysely";
-import { compileOnce } from "./compiled-query.js";
-import type { Db } from "./database.js";
-import type { EventsTable } from "./schema.js";
+import { compileOnce } from "./engine/compiled-query.js";
+import type { Db } from "./engine/db.js";
+import type { EventsTable } from "./engine/schema.js";
 
 /** An event row as read back. */
 export type EventRow = Selectable<EventsTable>;

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Updateable } from "kysely";
-import { allColumns, compileOnce } from "./compiled-query.js";
-import type { Db } from "./database.js";
-import type { Database, MessagesTable } from "./schema.js";
+import { allColumns, compileOnce } from "./engine/compiled-query.js";
+import type { Db } from "./engine/db.js";
+import type { Database, MessagesTable } from "./engine/schema.js";
 
 /** A message row as read back. */
 export type MessageRow = Selectable<MessagesTable>;

@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
-import { compileOnce } from "./compiled-query.js";
-import type { Db } from "./database.js";
-import type { NumberFaultsTable } from "./schema.js";
+import { compileOnce } from "./engine/compiled-query.js";
+import type { Db } from "./engine/db.js";
+import type { NumberFaultsTable } from "./engine/schema.js";
 
 /** A number's fault row as read back. */
 export type NumberFaultsRow = Selectable<NumberFaultsTable>;

@@ -1,6 +1,6 @@
 import { sql, type Selectable, type Updateable } from "kysely";
-import type { Db } from "./database.js";
-import type { OtpChallengesTable, OtpTextsTable } from "./schema.js";
+import type { Db } from "./engine/db.js";
+import type { OtpChallengesTable, OtpTextsTable } from "./engine/schema.js";
 
 /** A challenge row as read back. */
 export type ChallengeRow = Selectable<OtpChallengesTable>;

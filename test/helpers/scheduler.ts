@@ -1,7 +1,7 @@
 import type { BoundJobHandler } from "../../src/domain/core/index.js";
 import { openClock, type SchedulerClock } from "../../src/scheduler/clock.js";
 import { Scheduler } from "../../src/scheduler/scheduler.js";
-import { openDatabase, type Db } from "../../src/store/database.js";
+import { openDatabase, type Db } from "../../src/store/engine/index.js";
 import { insertJob, type JobRow } from "../../src/store/jobs.js";
 
 /** The manual clock's start in the scheduler's tests. */

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { openDatabase, type Db } from "../../src/store/database.js";
+import { openDatabase, type Db } from "../../src/store/engine/index.js";
 
 /**
  * Once a database has seen some writes, its WAL is checkpointed by a worker thread, so that no
- * COMMIT on the event loop copies pages and syncs files (store/checkpointer.ts).
+ * COMMIT on the event loop copies pages and syncs files (store/engine/checkpointer.ts).
  */
 describe("the store: checkpoints off the event loop", () => {
   let db: Db | undefined;

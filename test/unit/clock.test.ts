@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isoTime, parseIsoTime } from "../../src/lib/clock.js";
 import { openClock } from "../../src/scheduler/clock.js";
-import { openDatabase } from "../../src/store/database.js";
+import { openDatabase } from "../../src/store/engine/index.js";
 
 describe("the clock (SANDBOX.md section 4)", () => {
   it("manual: stands still until set, and never moves backwards", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { allColumns, compileOnce } from "../../src/store/compiled-query.js";
-import { openDatabase } from "../../src/store/database.js";
+import { allColumns, compileOnce } from "../../src/store/engine/index.js";
+import { openDatabase } from "../../src/store/engine/index.js";
 
 describe("compileOnce: build a query once, bind new arguments each call", () => {
   it("keeps the SQL and puts the arguments where their placeholders were", () => {

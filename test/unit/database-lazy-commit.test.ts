@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { COMMIT_INTERVAL_MS, LAZY_COMMIT_MS, openDatabase, type Db } from "../../src/store/database.js";
+import { COMMIT_INTERVAL_MS, LAZY_COMMIT_MS, openDatabase, type Db } from "../../src/store/engine/index.js";
 
 describe("the store: writes nobody waits for commit together, soon", () => {
   let db: Db;

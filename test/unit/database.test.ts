@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "../../src/store/database.js";
+import { openDatabase, type Db } from "../../src/store/engine/index.js";
 
 describe("the store: transactions with group commit", () => {
   let db: Db;

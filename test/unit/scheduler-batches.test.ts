@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { BoundJobHandler, JobCompletion } from "../../src/domain/core/index.js";
 import { openClock, type SchedulerClock } from "../../src/scheduler/clock.js";
 import { Scheduler } from "../../src/scheduler/scheduler.js";
-import { LAZY_COMMIT_MS, openDatabase, type Db } from "../../src/store/database.js";
+import { LAZY_COMMIT_MS, openDatabase, type Db } from "../../src/store/engine/index.js";
 import { insertJob, listJobs } from "../../src/store/jobs.js";
 import { T0, until } from "../helpers/scheduler.js";
 

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { openDatabase, type Db } from "../../src/store/database.js";
+import { openDatabase, type Db } from "../../src/store/engine/index.js";
 
 // V8's own test of an object's representation: fast properties, or a dictionary.
 setFlagsFromString("--allow-natives-syntax");

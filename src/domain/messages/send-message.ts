@@ -9,7 +9,7 @@ import type { ConversationRow } from "../../store/conversations.js";
 import { insertGroupMessage } from "../../store/group-messages.js";
 import { findIdempotentResource, saveIdempotencyKey } from "../../store/idempotency.js";
 import { findAccountMessage, insertMessage } from "../../store/messages.js";
-import type { MessagesTable } from "../../store/schema.js";
+import type { MessagesTable } from "../../store/engine/schema.js";
 import { claimAttachments } from "../attachments/index.js";
 import {
   assertStillMember,

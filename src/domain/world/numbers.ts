@@ -1,7 +1,7 @@
 import type { Channel } from "../../contract/common.js";
 import type { NumberResource } from "../../contract/numbers.js";
 import { findNumber, listNumbers } from "../../store/accounts.js";
-import type { NumbersTable } from "../../store/schema.js";
+import type { NumbersTable } from "../../store/engine/schema.js";
 import { cacheOf, type DomainContext } from "../core/index.js";
 import { numberStatus } from "./number-faults.js";
 

@@ -1,0 +1,9 @@
+// The store's engine: the connection, its statements and compiled queries, transactions with
+// group commit, after-commit signals, WAL checkpoints, the schema and its migrations. The
+// concept folders build their queries on it; the rest of msgctl opens the database here.
+export type { Db, RunResult } from "./db.js";
+export { openDatabase, type OpenOptions } from "./open.js";
+export { COMMIT_INTERVAL_MS, LAZY_COMMIT_MS } from "./group-commit.js";
+export { allColumns, compileOnce, type Arg } from "./compiled-query.js";
+export type { WorkerSqlite } from "./checkpointer.js";
+export type { Database } from "./schema.js";
