@@ -1,21 +1,24 @@
 import type { AttachmentResource, PresignInput, PresignResult } from "../contract/index.js";
 import type { HttpClient } from "./http.js";
-import { multipartBody, type UploadProgress, type UploadSource } from "./multipart-body.js";
+import { formDataOf, multipartBody, type UploadProgress, type UploadSource } from "./multipart-body.js";
 
 export type { UploadProgress, UploadSource };
 
 /** Attachments (spec 4.2): uploads, presigned PUTs, reads and downloads through signed URLs. */
 export function attachmentsClient(http: HttpClient) {
   return {
-    /** POST /v1/attachments: up to 10 files, streamed; `onProgress` hears of every chunk sent. */
+    /**
+     * POST /v1/attachments: up to 10 files. With `onProgress` the body is streamed and every chunk
+     * reported (Node); without, it is FormData, which a browser sends too.
+     */
     async upload(
       files: UploadSource[],
       options: { onProgress?: UploadProgress; signal?: AbortSignal } = {},
     ): Promise<AttachmentResource[]> {
-      const { body, contentType } = multipartBody(files, options.onProgress);
+      const streamed = options.onProgress ? multipartBody(files, options.onProgress) : undefined;
       const response = await http.request<AttachmentResource[]>("messaging", "POST", "/v1/attachments", {
-        body,
-        headers: { "content-type": contentType },
+        body: streamed?.body ?? formDataOf(files),
+        headers: streamed ? { "content-type": streamed.contentType } : {},
         signal: options.signal,
       });
       return response.data;

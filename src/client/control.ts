@@ -27,6 +27,9 @@ export function controlClient(http: HttpClient) {
       });
       return { data: response.data, hasMore: response.hasMore ?? false };
     },
+    /** GET /sandbox/v1/events/:id: one event (the X-Msgctl-Event-Id of its deliveries). */
+    event: async (id: string) =>
+      (await http.request<EventView>("messaging", "GET", `/sandbox/v1/events/${encodeURIComponent(id)}`)).data,
     /** The live event stream (server-sent events) as a response; ApiError when refused. */
     stream: async (options: { types?: EventType[]; after?: number; signal?: AbortSignal } = {}) =>
       http.ensureOk(

@@ -175,7 +175,9 @@ export class HttpClient {
   /** Fetches an absolute URL as it is, without the key (signed URLs carry their own credential). */
   async fetchUrl(url: string, init: RequestInit = {}): Promise<Response> {
     try {
-      return await this.#fetch(url, init);
+      // Called as a plain function: a browser's fetch refuses a `this` other than the window.
+      const send = this.#fetch;
+      return await send(url, init);
     } catch (error) {
       if ((error as Error).name === "AbortError") throw error;
       throw new ConnectionError(new URL(url).origin, error);

@@ -1,6 +1,9 @@
-import { randomBytes } from "node:crypto";
+/**
+ * Upload bodies of POST /v1/attachments. Browser-safe like all of the client: Web Crypto for the
+ * boundary, no Node module.
+ */
 
-/** A file to upload: its name and its bytes (a `Blob` from `fs.openAsBlob` streams from disk). */
+/** A file to upload: its name and its bytes (a `Blob` from `fs.openAsBlob` streams from disk, a `File` is one). */
 export interface UploadSource {
   filename: string;
   data: Blob | Uint8Array;
@@ -15,14 +18,29 @@ const encoder = new TextEncoder();
 const quoted = (name: string) => name.replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 
 /**
+ * The files as FormData, one `file` part each: a body every runtime sends (browsers stream no
+ * request body over HTTP/1.1); Node's fetch still reads a file's bytes only as they are sent.
+ */
+export function formDataOf(files: UploadSource[]): FormData {
+  const form = new FormData();
+  for (const file of files) {
+    const data = file.data instanceof Blob ? file.data : new Blob([new Uint8Array(file.data)]);
+    form.append("file", data, file.filename);
+  }
+  return form;
+}
+
+/**
  * A multipart/form-data body with one `file` part per source, as a stream: files are read as
- * the request is sent (never all in memory), and `onProgress` hears of every chunk taken.
+ * the request is sent (never all in memory), and `onProgress` hears of every chunk taken. It
+ * needs a runtime that streams request bodies (Node; a browser only over HTTP/2).
  */
 export function multipartBody(
   files: UploadSource[],
   onProgress?: UploadProgress,
 ): { body: ReadableStream<Uint8Array>; contentType: string } {
-  const boundary = `----msgctl${randomBytes(12).toString("hex")}`;
+  const random = crypto.getRandomValues(new Uint8Array(12));
+  const boundary = `----msgctl${Array.from(random, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
   const total = files.reduce(
     (sum, file) => sum + (file.data instanceof Blob ? file.data.size : file.data.byteLength),
     0,

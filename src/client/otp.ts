@@ -2,6 +2,7 @@ import type {
   ChallengeResource,
   ChallengeTextInput,
   CreatedChallenge,
+  OtpChallengeView,
   OtpFaults,
   OtpText,
   OtpTextInput,
@@ -33,6 +34,10 @@ export function otpClient(http: HttpClient) {
           body: input,
         })
       ).data,
+    /** The account's challenges, newest first, each with its status now, its code and its wrong texts. */
+    challenges: async (query: { limit?: number } = {}) =>
+      (await http.request<OtpChallengeView[]>("otp", "GET", "/sandbox/v1/otp/challenges", { query: { ...query } }))
+        .data,
     /** Any phone texts an OTP number. */
     sendText: async (input: OtpTextInput) =>
       (await http.request<OtpTextResult>("otp", "POST", "/sandbox/v1/otp/texts", { body: input })).data,

@@ -7,6 +7,7 @@ import type {
   InboundInput,
   MessageResource,
   NumberFaults,
+  ReactionView,
   SimulateEditInput,
   SimulateParticipantsInput,
   SimulateReactionInput,
@@ -57,6 +58,13 @@ export function simulateClient(http: HttpClient) {
     remoteView: async (id: string) =>
       (await http.request<ChatRemoteView>("messaging", "GET", `/sandbox/v1/chats/${encodeURIComponent(id)}/remote`))
         .data,
+    /** The reactions standing on a thread's messages, each person's once, in the order they landed. */
+    reactions: async (conversationId: string) =>
+      (
+        await http.request<ReactionView[]>("messaging", "GET", "/sandbox/v1/reactions", {
+          query: { conversation_id: conversationId },
+        })
+      ).data,
     /** A contact edits their message. */
     edit: (input: SimulateEditInput) => post<MessageResource>("/sandbox/v1/simulate/edit", input),
     /** Switches a fault of one of the account's numbers. */
