@@ -1,5 +1,5 @@
 import type { Clock, ClockMode } from "../lib/clock.js";
-import { readClockState, saveClockNow, writeClockState } from "../store/clock-state.js";
+import { readClockState, saveClockNow, writeClockState } from "../store/core/index.js";
 import type { Db } from "../store/engine/index.js";
 
 /** A clock the scheduler can move: the manual clock moves on `set`; the real one ignores it. */

@@ -1,6 +1,6 @@
 import type { JobCompletion } from "../domain/core/index.js";
 import type { Db } from "../store/engine/index.js";
-import { deleteJob, type JobRow } from "../store/jobs.js";
+import { deleteJob, type JobRow } from "../store/core/index.js";
 
 /** At most this many finished jobs wait to be written… */
 const MAX_BATCH = 64;

@@ -1,5 +1,5 @@
 import type { Db } from "../store/engine/index.js";
-import { DUE_BATCH, FIRST_JOB, type JobCursor, type JobRow } from "../store/jobs.js";
+import { DUE_BATCH, FIRST_JOB, type JobCursor, type JobRow } from "../store/core/index.js";
 
 /**
  * Due jobs read ahead in due order, a batch at a time: one read serves many starts. The scheduler

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { JobCompletion } from "../domain/core/index.js";
-import type { JobRow } from "../store/jobs.js";
+import type { JobRow } from "../store/core/index.js";
 
 /** The controller whose signal every job in flight listens to (one listener each, many at once). */
 function newAbortController(): AbortController {

@@ -1,5 +1,5 @@
 import type { Db } from "../store/engine/index.js";
-import { listLaneJobs, listPendingLanes, type JobCursor, type JobRow } from "../store/jobs.js";
+import { listLaneJobs, listPendingLanes, type JobCursor, type JobRow } from "../store/core/index.js";
 
 /** A lane's jobs read ahead, and the index of the next one. */
 interface ReadAhead {

@@ -10,7 +10,7 @@ import {
   nextFreeDueAt,
   requeueRunningJobs,
   type JobRow,
-} from "../store/jobs.js";
+} from "../store/core/index.js";
 import type { SchedulerClock } from "./clock.js";
 import { CompletionBatch } from "./completions.js";
 import { DueJobQueue } from "./due-jobs.js";

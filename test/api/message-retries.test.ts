@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listJobs } from "../../src/store/jobs.js";
+import { listJobs } from "../../src/store/core/index.js";
 import {
   eventTypes,
   events,

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { verifyWebhook } from "../../src/lib/webhook-signature.js";
-import { listJobs } from "../../src/store/jobs.js";
+import { listJobs } from "../../src/store/core/index.js";
 import { emitTestEvent } from "../helpers/events.js";
 import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 import { startReceiver, useReceiver } from "../helpers/webhook-receiver.js";

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { listJobs } from "../../src/store/jobs.js";
+import { listJobs } from "../../src/store/core/index.js";
 import { emitTestEvent } from "../helpers/events.js";
 import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 

@@ -2,7 +2,7 @@ import type { BoundJobHandler } from "../../src/domain/core/index.js";
 import { openClock, type SchedulerClock } from "../../src/scheduler/clock.js";
 import { Scheduler } from "../../src/scheduler/scheduler.js";
 import { openDatabase, type Db } from "../../src/store/engine/index.js";
-import { insertJob, type JobRow } from "../../src/store/jobs.js";
+import { insertJob, type JobRow } from "../../src/store/core/index.js";
 
 /** The manual clock's start in the scheduler's tests. */
 export const T0 = 1_700_000_000_000;

@@ -2,11 +2,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { scheduleJob } from "../../src/domain/core/index.js";
-import type { DomainModule } from "../../src/domain/core/index.js";
+import { scheduleJob, type DomainModule } from "../../src/domain/core/index.js";
 import { MODULES } from "../../src/runtime/modules.js";
 import { launchSandbox } from "../../src/runtime/launch-sandbox.js";
-import { listJobs } from "../../src/store/jobs.js";
+import { listJobs } from "../../src/store/core/index.js";
 
 describe("jobs survive a restart (SANDBOX.md section 4)", () => {
   const ran: { at: number; payload: unknown }[] = [];

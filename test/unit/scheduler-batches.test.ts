@@ -3,7 +3,7 @@ import type { BoundJobHandler, JobCompletion } from "../../src/domain/core/index
 import { openClock, type SchedulerClock } from "../../src/scheduler/clock.js";
 import { Scheduler } from "../../src/scheduler/scheduler.js";
 import { LAZY_COMMIT_MS, openDatabase, type Db } from "../../src/store/engine/index.js";
-import { insertJob, listJobs } from "../../src/store/jobs.js";
+import { insertJob, listJobs } from "../../src/store/core/index.js";
 import { T0, until } from "../helpers/scheduler.js";
 
 describe("the scheduler's batches (bench/README.md)", () => {

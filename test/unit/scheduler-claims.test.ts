@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { manualClock, realClock } from "../../src/scheduler/clock.js";
 import { Scheduler } from "../../src/scheduler/scheduler.js";
-import { listJobs } from "../../src/store/jobs.js";
+import { listJobs } from "../../src/store/core/index.js";
 import {
   countReads,
   recordingHandlers,

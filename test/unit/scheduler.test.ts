@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { manualClock, type SchedulerClock } from "../../src/scheduler/clock.js";
 import { Scheduler } from "../../src/scheduler/scheduler.js";
 import type { Db } from "../../src/store/engine/index.js";
-import { listJobs } from "../../src/store/jobs.js";
+import { listJobs } from "../../src/store/core/index.js";
 import {
   countReads as countReadsOf,
   recordingHandlers,

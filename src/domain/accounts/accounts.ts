@@ -1,7 +1,8 @@
 import type { FixtureAccount } from "../../contract/fixture.js";
 import type { AccountView } from "../../contract/control.js";
 import { hashKey } from "../../lib/key-hash.js";
-import { findKeyByHash, insertAccount, insertApiKey, insertNumber, listAccounts } from "../../store/accounts.js";
+import { findKeyByHash, insertAccount, insertApiKey, listAccounts } from "../../store/accounts/index.js";
+import { insertNumber } from "../../store/world/index.js";
 import type { DomainContext } from "../core/index.js";
 import { listAccountNumbers, type NumberResource } from "../world/index.js";
 import type { Account } from "./authenticate.js";

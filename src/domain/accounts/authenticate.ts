@@ -1,6 +1,6 @@
 import { AppError } from "../../lib/app-error.js";
 import { hashKey, keyKind, sameHash } from "../../lib/key-hash.js";
-import { findKeyByHash } from "../../store/accounts.js";
+import { findKeyByHash } from "../../store/accounts/index.js";
 import { cacheOf, type DomainContext } from "../core/index.js";
 
 /** The authenticated caller: every `/v1` request acts as one account and sees only its data. */

@@ -7,10 +7,10 @@ import {
   deleteAccountData,
   findAccountByName,
   findKeyByHash,
-  findNumber,
   listAccounts,
   nextAccountPosition,
-} from "../../store/accounts.js";
+} from "../../store/accounts/index.js";
+import { findNumber } from "../../store/world/index.js";
 import { resetCaches, type DomainContext } from "../core/index.js";
 import { createAccount, type CreatedAccount } from "./accounts.js";
 

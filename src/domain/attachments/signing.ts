@@ -1,6 +1,6 @@
 import { isoTime } from "../../lib/clock.js";
 import { signParts, verifyParts } from "../../lib/url-signature.js";
-import { readMeta, writeMeta } from "../../store/meta.js";
+import { readMeta, writeMeta } from "../../store/core/index.js";
 import { cacheOf, type DomainContext } from "../core/index.js";
 
 /** How long a download URL works (spec section 8: "about 1 hour"), on the sandbox clock. */

@@ -1,5 +1,5 @@
 import type { Fixture } from "../../contract/fixture.js";
-import { readMeta, writeMeta } from "../../store/meta.js";
+import { readMeta, writeMeta } from "../../store/core/index.js";
 import { createAccount, type CreatedAccount } from "../accounts/index.js";
 import type { DomainContext } from "../core/index.js";
 import { saveOtpNumbers } from "../otp/index.js";

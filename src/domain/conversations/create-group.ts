@@ -5,7 +5,7 @@ import { requireHandle } from "../../lib/handle-input.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { parseInput } from "../../lib/validation.js";
 import { findAccountConversation } from "../../store/conversations.js";
-import { findIdempotentResource, saveIdempotencyKey } from "../../store/idempotency.js";
+import { findIdempotentResource, saveIdempotencyKey } from "../../store/core/index.js";
 import { nextListTime, type DomainContext } from "../core/index.js";
 import {
   contactProfile,

@@ -2,7 +2,7 @@ import { isEventType, type EventPayload, type EventType, type EventView } from "
 import { invalidRequest, notFound } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
-import { findEvent, insertEvent, listEventsAfter, type EventRow } from "../../store/events.js";
+import { findEvent, insertEvent, listEventsAfter, type EventRow } from "../../store/core/index.js";
 import type { DomainContext } from "./context.js";
 
 export { EVENT_TYPES, isEventType, type EventPayload, type EventType, type EventView } from "../../contract/events.js";

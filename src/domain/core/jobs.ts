@@ -1,4 +1,4 @@
-import { insertJob } from "../../store/jobs.js";
+import { insertJob } from "../../store/core/index.js";
 import type { DomainContext } from "./context.js";
 
 /** What a job handler knows about the run it is part of. */

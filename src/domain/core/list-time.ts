@@ -1,4 +1,4 @@
-import { latestCreatedAt, type PagedList } from "../../store/list-times.js";
+import { latestCreatedAt, type PagedList } from "../../store/core/index.js";
 import { cacheOf, type DomainContext } from "./context.js";
 
 export type { PagedList };

@@ -7,7 +7,7 @@ import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
 import type { ConversationRow } from "../../store/conversations.js";
 import { insertGroupMessage } from "../../store/group-messages.js";
-import { findIdempotentResource, saveIdempotencyKey } from "../../store/idempotency.js";
+import { findIdempotentResource, saveIdempotencyKey } from "../../store/core/index.js";
 import { findAccountMessage, insertMessage } from "../../store/messages.js";
 import type { MessagesTable } from "../../store/engine/schema.js";
 import { claimAttachments } from "../attachments/index.js";

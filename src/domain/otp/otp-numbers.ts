@@ -1,4 +1,4 @@
-import { readMeta, writeMeta } from "../../store/meta.js";
+import { readMeta, writeMeta } from "../../store/core/index.js";
 import type { DomainContext } from "../core/index.js";
 
 /** The OTP service's numbers, where users text their codes (SANDBOX.md section 2, fixture `otp`). */

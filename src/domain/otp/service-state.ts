@@ -1,7 +1,7 @@
 import { otpFaultBody, type OtpFaults } from "../../contract/otp.js";
 import { AppError, invalidRequest } from "../../lib/app-error.js";
 import { parseInput } from "../../lib/validation.js";
-import { readMeta, writeMeta } from "../../store/meta.js";
+import { readMeta, writeMeta } from "../../store/core/index.js";
 import type { Account } from "../accounts/index.js";
 import type { DomainContext } from "../core/index.js";
 

@@ -9,8 +9,7 @@ import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import { isUuid } from "../../lib/ids.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
-import { findEvent } from "../../store/events.js";
-import { deleteJob } from "../../store/jobs.js";
+import { findEvent, deleteJob } from "../../store/core/index.js";
 import {
   findDelivery,
   insertDelivery,

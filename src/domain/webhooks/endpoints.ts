@@ -12,7 +12,7 @@ import { invalidRequest, invalidState, notFound } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
 import { isUuid } from "../../lib/ids.js";
 import { parseInput } from "../../lib/validation.js";
-import { findIdempotentResource, saveIdempotencyKey } from "../../store/idempotency.js";
+import { findIdempotentResource, saveIdempotencyKey } from "../../store/core/index.js";
 import {
   findLiveWebhook,
   findWebhookById,

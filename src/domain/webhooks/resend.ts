@@ -1,7 +1,6 @@
 import { invalidState, notFound } from "../../lib/app-error.js";
 import { isUuid } from "../../lib/ids.js";
-import { findEvent } from "../../store/events.js";
-import { deleteJob } from "../../store/jobs.js";
+import { findEvent, deleteJob } from "../../store/core/index.js";
 import { countAttempts, findDelivery, insertAttempt } from "../../store/webhook-deliveries.js";
 import { findWebhookById } from "../../store/webhooks.js";
 import type { DomainContext } from "../core/index.js";

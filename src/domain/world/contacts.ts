@@ -1,6 +1,5 @@
 import type { ContactTraits, ContactView } from "../../contract/world.js";
-import { findContact, listContacts, upsertContact } from "../../store/contacts.js";
-import type { ContactsTable } from "../../store/engine/schema.js";
+import { findContact, listContacts, upsertContact, type ContactsTable } from "../../store/world/index.js";
 import type { DomainContext } from "../core/index.js";
 
 /** A phone (or iMessage address) on the other side, and what decides routing to it (SANDBOX.md section 3). */

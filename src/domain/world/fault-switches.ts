@@ -1,7 +1,7 @@
 import type { FaultSwitch, NumberFaults } from "../../contract/numbers.js";
 import { invalidRequest, notFound } from "../../lib/app-error.js";
 import { isoTimeOrNull } from "../../lib/clock.js";
-import { findNumberFaults, saveNumberFaults, type NumberFaultsRow } from "../../store/number-faults.js";
+import { findNumberFaults, saveNumberFaults, type NumberFaultsRow } from "../../store/world/index.js";
 import type { DomainContext } from "../core/index.js";
 import { noFaults, statusOfFaults } from "./number-faults.js";
 import { findAccountNumber } from "./numbers.js";

@@ -1,5 +1,5 @@
 import type { Channel } from "../../contract/common.js";
-import { findNumberFaults, saveNumberFaults, type NumberFaultsRow } from "../../store/number-faults.js";
+import { findNumberFaults, saveNumberFaults, type NumberFaultsRow } from "../../store/world/index.js";
 import type { DomainContext } from "../core/index.js";
 import { meetRateLimit } from "./whatsapp-rate-limit.js";
 

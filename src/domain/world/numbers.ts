@@ -1,7 +1,6 @@
 import type { Channel } from "../../contract/common.js";
 import type { NumberResource } from "../../contract/numbers.js";
-import { findNumber, listNumbers } from "../../store/accounts.js";
-import type { NumbersTable } from "../../store/engine/schema.js";
+import { findNumber, listNumbers, type NumbersTable } from "../../store/world/index.js";
 import { cacheOf, type DomainContext } from "../core/index.js";
 import { numberStatus } from "./number-faults.js";
 

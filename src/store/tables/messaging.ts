@@ -98,26 +98,10 @@ export interface MessageActionsTable {
   updated_at: number;
 }
 
-/** The faults switched on for one of the accounts' numbers. */
-export interface NumberFaultsTable {
-  handle: string;
-  offline: number;
-  /** Send attempts left that fail with a transient error. */
-  transient_remaining: number;
-  rate_limited: number;
-  /** Escalation of the rate-limit cool-down: 0 is the first (2 min). */
-  rate_limit_level: number;
-  /** End of the current cool-down; null before the first limited attempt. */
-  rate_limited_until: number | null;
-  relink_required: number;
-  updated_at: number;
-}
-
 /** Every messaging table, as kysely sees it. */
 export interface MessagingTables {
   conversations: ConversationsTable;
   conversation_participants: ConversationParticipantsTable;
   messages: MessagesTable;
   message_actions: MessageActionsTable;
-  number_faults: NumberFaultsTable;
 }

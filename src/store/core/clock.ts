@@ -1,5 +1,5 @@
-import type { Db } from "./engine/db.js";
-import type { ClockStateTable } from "./engine/schema.js";
+import type { Db } from "../engine/db.js";
+import type { ClockStateTable } from "./tables.js";
 
 /** The persisted clock row, if any. */
 export function readClockState(db: Db): ClockStateTable | undefined {

@@ -1,49 +1,8 @@
 import type { Generated } from "kysely";
 
-/** Rows of the foundation's tables: accounts, keys, numbers, contacts, the outbox, jobs, clock. */
+/** Rows of the sandbox-wide tables: the outbox of events, the jobs, the clock, idempotency keys and meta values. */
 
-export interface AccountsTable {
-  id: string;
-  name: string;
-  app_name: string;
-  otp_suspended: number;
-  /** Order in the fixture: the first account is the default one for commands. */
-  position: number;
-  created_at: number;
-}
-
-export interface ApiKeysTable {
-  /** SHA-256 hex of the key; keys are never stored in clear. */
-  key_hash: string;
-  account_id: string;
-  kind: "messaging" | "otp";
-  /** First characters of the key, for people to recognise it. */
-  hint: string;
-  created_at: number;
-}
-
-export interface NumbersTable {
-  handle: string;
-  account_id: string;
-  /** JSON array of channel names. */
-  channels: string;
-  label: string;
-  whatsapp_api: "linked" | "cloud" | null;
-  position: number;
-  created_at: number;
-}
-
-export interface ContactsTable {
-  handle: string;
-  imessage: number;
-  platform: "ios" | "android";
-  whatsapp: number;
-  reachable: number;
-  read_receipts: number;
-  created_at: number;
-  updated_at: number;
-}
-
+/** An event of the outbox, written in the transaction of the change it reports. */
 export interface EventsTable {
   /** Emission order; `webhooks tail` and deliveries follow it. */
   seq: Generated<number>;
@@ -55,6 +14,7 @@ export interface EventsTable {
   created_at: number;
 }
 
+/** A scheduled job: what to run, when, in which lane. */
 export interface JobsTable {
   id: Generated<number>;
   kind: string;
@@ -69,6 +29,7 @@ export interface JobsTable {
   created_at: number;
 }
 
+/** The clock's one row: its mode and, for the manual clock, where it stands. */
 export interface ClockStateTable {
   id: number;
   mode: "real" | "manual";
@@ -78,6 +39,7 @@ export interface ClockStateTable {
   last_record_ms: number;
 }
 
+/** An idempotency key used on an endpoint, and the resource it made. */
 export interface IdempotencyKeysTable {
   account_id: string;
   /** The endpoint the key was used on, e.g. `POST /v1/messages`: keys are scoped per endpoint. */
@@ -87,16 +49,14 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+/** A sandbox-wide value by key (the seeding time, signing secrets, the OTP numbers and outage). */
 export interface MetaTable {
   key: string;
   value: string;
 }
 
-export interface FoundationTables {
-  accounts: AccountsTable;
-  api_keys: ApiKeysTable;
-  numbers: NumbersTable;
-  contacts: ContactsTable;
+/** Every table of the sandbox-wide state, as kysely sees it. */
+export interface CoreTables {
   events: EventsTable;
   jobs: JobsTable;
   clock_state: ClockStateTable;

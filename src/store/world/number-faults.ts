@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
-import { compileOnce } from "./engine/compiled-query.js";
-import type { Db } from "./engine/db.js";
-import type { NumberFaultsTable } from "./engine/schema.js";
+import { compileOnce } from "../engine/compiled-query.js";
+import type { Db } from "../engine/db.js";
+import type { NumberFaultsTable } from "./tables.js";
 
 /** A number's fault row as read back. */
 export type NumberFaultsRow = Selectable<NumberFaultsTable>;

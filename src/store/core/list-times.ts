@@ -1,4 +1,4 @@
-import type { Db } from "./engine/db.js";
+import type { Db } from "../engine/db.js";
 
 /**
  * The lists that page on a timestamp, each with its table (SANDBOX.md section 5). `otp_texts` is

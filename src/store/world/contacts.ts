@@ -1,6 +1,6 @@
-import { compileOnce } from "./engine/compiled-query.js";
-import type { Db } from "./engine/db.js";
-import type { ContactsTable } from "./engine/schema.js";
+import { compileOnce } from "../engine/compiled-query.js";
+import type { Db } from "../engine/db.js";
+import type { ContactsTable } from "./tables.js";
 
 /** Inserts or replaces a contact's profile. */
 export function upsertContact(db: Db, row: ContactsTable): void {

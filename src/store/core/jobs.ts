@@ -1,7 +1,7 @@
 import { sql, type Selectable } from "kysely";
-import { compileOnce } from "./engine/compiled-query.js";
-import type { Db } from "./engine/db.js";
-import type { JobsTable } from "./engine/schema.js";
+import { compileOnce } from "../engine/compiled-query.js";
+import type { Db } from "../engine/db.js";
+import type { JobsTable } from "./tables.js";
 
 /** A job row as read back. */
 export type JobRow = Selectable<JobsTable>;

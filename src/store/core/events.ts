@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from "kysely";
-import { compileOnce } from "./engine/compiled-query.js";
-import type { Db } from "./engine/db.js";
-import type { EventsTable } from "./engine/schema.js";
+import { compileOnce } from "../engine/compiled-query.js";
+import type { Db } from "../engine/db.js";
+import type { EventsTable } from "./tables.js";
 
 /** An event row as read back. */
 export type EventRow = Selectable<EventsTable>;

@@ -1,4 +1,4 @@
-import type { Db } from "./engine/db.js";
+import type { Db } from "../engine/db.js";
 
 /** A value of the meta table. */
 export function readMeta(db: Db, key: string): string | undefined {

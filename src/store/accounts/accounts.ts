@@ -1,5 +1,6 @@
-import type { Db } from "./engine/db.js";
-import type { AccountsTable, ApiKeysTable, NumbersTable } from "./engine/schema.js";
+import type { Db } from "../engine/db.js";
+import type { AccountsTable, ApiKeysTable } from "./tables.js";
+import { listNumbers } from "../world/index.js";
 
 /** Inserts an account row. */
 export function insertAccount(db: Db, row: AccountsTable): void {
@@ -9,11 +10,6 @@ export function insertAccount(db: Db, row: AccountsTable): void {
 /** Inserts a key row (hash only). */
 export function insertApiKey(db: Db, row: ApiKeysTable): void {
   db.run(db.q.insertInto("api_keys").values(row));
-}
-
-/** Inserts a number row. */
-export function insertNumber(db: Db, row: NumbersTable): void {
-  db.run(db.q.insertInto("numbers").values(row));
 }
 
 /** The key row with this hash, with its account. */
@@ -37,16 +33,6 @@ export function findKeyByHash(db: Db, keyHash: string) {
 /** Every account, in fixture order. */
 export function listAccounts(db: Db): AccountsTable[] {
   return db.all(db.q.selectFrom("accounts").selectAll().orderBy("position"));
-}
-
-/** The account's numbers, in fixture order. */
-export function listNumbers(db: Db, accountId: string): NumbersTable[] {
-  return db.all(db.q.selectFrom("numbers").selectAll().where("account_id", "=", accountId).orderBy("position"));
-}
-
-/** A number by handle, whichever account owns it. */
-export function findNumber(db: Db, handle: string): NumbersTable | undefined {
-  return db.first(db.q.selectFrom("numbers").selectAll().where("handle", "=", handle));
 }
 
 /** One account by name. */

@@ -1,4 +1,4 @@
-import type { Db } from "./engine/db.js";
+import type { Db } from "../engine/db.js";
 
 /** The resource id recorded for an idempotency key on an endpoint, if the key was used. */
 export function findIdempotentResource(db: Db, accountId: string, endpoint: string, key: string): string | undefined {
