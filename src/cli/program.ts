@@ -62,6 +62,10 @@ export function createProgram(version: string): Command {
     .option("--port <port>", "messaging host port (0 = a free port)", wholeNumber, 4010)
     .option("--otp-port <port>", "OTP host port (0 = a free port)", wholeNumber, 4011)
     .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option(
+      "--allowed-hosts <hosts>",
+      "names besides localhost and --host that requests may reach it by (comma-separated; .example.test allows every name under it); any other Host header is refused, so web pages cannot drive the sandbox",
+    )
     .option("--db <path>", "SQLite database file, or :memory:", ".msgctl/sandbox.db")
     .option("--fixture <path>", "fixture that seeds an empty database (default: the shipped one)")
     .option("--clock <mode>", "real: time follows the wall clock; manual: time moves only with `clock advance`", "real")

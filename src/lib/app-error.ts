@@ -9,6 +9,8 @@ export type ErrorCode =
   | "unsupported"
   | "unauthorized"
   | "forbidden"
+  | "forbidden_host"
+  | "forbidden_origin"
   | "not_found"
   | "method_not_allowed"
   | "not_a_group"

@@ -23,9 +23,11 @@ import {
 import { closeWebhookConnections } from "../domain/webhooks/index.js";
 import { invalidRequest } from "../lib/app-error.js";
 import type { ClockMode } from "../lib/clock.js";
+import { parseAllowedHosts } from "../lib/host-names.js";
 import { cryptoIds, type IdSource } from "../lib/ids.js";
 import { openClock } from "../scheduler/clock.js";
 import { Scheduler } from "../scheduler/scheduler.js";
+import { HostGuard } from "../server/host-guard.js";
 import { createMessagingApp, createOtpApp, type HostApp } from "../server/hosts.js";
 import { serveApp, type ListeningHost } from "../server/listen.js";
 import { openBlobStore } from "../store/blob-store.js";
@@ -48,6 +50,11 @@ export interface SandboxOptions {
   /** `manual` (default for in-process use) or `real`. */
   clock?: ClockMode;
   host?: string;
+  /**
+   * Names besides loopback and `host` that requests may carry in their Host header (exact,
+   * case-insensitive, any port; `.example.test` allows that name and every name under it).
+   */
+  allowedHosts?: readonly string[];
   /** 0 (default) picks a free port. */
   port?: number;
   otpPort?: number;
@@ -85,6 +92,8 @@ export interface Sandbox {
   control: SandboxControl;
   messagingApp: HostApp;
   otpApp: HostApp;
+  /** The address both hosts are bound to (`0.0.0.0` for every interface); undefined when not listening. */
+  listenAddress: string | undefined;
   db: Db;
   stop(): Promise<void>;
 }
@@ -109,6 +118,10 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
       `fixture: must be a file path or a fixture object (got ${options.fixture === null ? "null" : typeof options.fixture})`,
     );
   }
+  if (options.allowedHosts !== undefined && !Array.isArray(options.allowedHosts)) {
+    throw invalidRequest(`allowedHosts: must be an array of host names (got ${typeof options.allowedHosts})`);
+  }
+  const allowedHosts = parseAllowedHosts(options.allowedHosts ?? [], "allowedHosts");
   const settings = settingsWith(options.settings);
   const fixture: Fixture =
     typeof options.fixture === "object"
@@ -168,13 +181,16 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   const onUnexpectedError = (error: unknown) =>
     logger.error("unexpected error", { error: error instanceof Error ? error.stack : String(error) });
   const version = packageVersion();
-  const messagingApp = createMessagingApp({ ctx, control, version, onUnexpectedError });
-  const otpApp = createOtpApp({ ctx, control, version, onUnexpectedError });
+  const guard = new HostGuard({ bindHost: host, allowedHosts });
+  const messagingApp = createMessagingApp({ ctx, control, version, guard, onUnexpectedError });
+  const otpApp = createOtpApp({ ctx, control, version, guard, onUnexpectedError });
   let hosts: ListeningHost[] = [];
   if (options.listen !== false) {
     try {
       hosts = [await serveApp(messagingApp, host, options.port ?? 0)];
       hosts.push(await serveApp(otpApp, host, options.otpPort ?? 0));
+      // Known only now with port 0: a page of either host may call both.
+      for (const listening of hosts) guard.addPort(listening.port);
     } catch (error) {
       await Promise.all(hosts.map((h) => h.close()));
       db.close();
@@ -208,6 +224,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     control,
     messagingApp,
     otpApp,
+    listenAddress: hosts[0]?.address,
     db,
     stop() {
       stopped ??= (async () => {

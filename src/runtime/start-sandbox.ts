@@ -18,6 +18,13 @@ export interface StartSandboxOptions {
   /** Database file; default `:memory:`. */
   db?: string;
   host?: string;
+  /**
+   * Names besides loopback and `host` the sandbox answers to in the Host header: exact names,
+   * case-insensitive, any port; `.example.test` allows that name and every name under it. Any
+   * other Host is 403 `forbidden_host`, so a web page on a domain re-resolved to 127.0.0.1 (DNS
+   * rebinding) cannot drive the sandbox; name here what a container or proxy calls it by.
+   */
+  allowedHosts?: string[];
   /** Ports; default 0 (free ports). */
   port?: number;
   otpPort?: number;
@@ -88,6 +95,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     fixtureSource: "startSandbox({ fixture })",
     clock: options.clock ?? "manual",
     host: options.host,
+    allowedHosts: options.allowedHosts,
     port: options.port ?? 0,
     otpPort: options.otpPort ?? 0,
     settings: options.settings,

@@ -7,6 +7,7 @@ import type { SandboxControl } from "../domain/control/index.js";
 import { AppError, isAppError, type ErrorCode } from "../lib/app-error.js";
 import { clip } from "../lib/bounded-input.js";
 import { drainBeforeClosing } from "./drain.js";
+import { HostGuard } from "./host-guard.js";
 import { discardRest, readJsonBody } from "./request-body.js";
 import type { ApiRequest, Method, Reply, Route } from "./route.js";
 
@@ -17,6 +18,8 @@ export interface HostAppOptions {
   /** Which keys this host takes (spec section 5). */
   keyKind: KeyKind;
   routes: Route[];
+  /** Who may talk to the host (Host and Origin checks); default: loopback names and 127.0.0.1 only. */
+  guard?: HostGuard;
   /** Told about errors that are bugs (anything but an AppError or a routing error). */
   onUnexpectedError?: (error: unknown, event: H3Event) => void;
 }
@@ -199,6 +202,8 @@ function withHeadRoutes(routes: readonly Route[]): Route[] {
  */
 export function createHostApp(options: HostAppOptions): H3 {
   const { ctx } = options;
+  const guard = options.guard ?? new HostGuard({ bindHost: "127.0.0.1", allowedHosts: [] });
+  const anyHostPaths = new Set(options.routes.filter((route) => route.anyHost).map((route) => route.path));
   const app = new H3({
     silent: true,
     // h3 answers a malformed escape (`/v1/messages/%ff`) with its own 400 before routing; the
@@ -206,6 +211,9 @@ export function createHostApp(options: HostAppOptions): H3 {
     allowMalformedURL: true,
     onRequest(event) {
       (event.context as Context).requestId = newRequestId();
+      // Before routing, keys and the inspector's files: a refused request learns nothing, not even 404.
+      const method = event.req.method;
+      guard.check(event, (method === "GET" || method === "HEAD") && anyHostPaths.has(event.url.pathname));
     },
     onError: (error, event) => toErrorResponse(error, event, options),
   });

@@ -2,6 +2,7 @@ import type { H3, H3Event } from "h3";
 import type { DomainContext } from "../domain/core/index.js";
 import type { SandboxControl } from "../domain/control/index.js";
 import { createHostApp } from "./host-app.js";
+import type { HostGuard } from "./host-guard.js";
 import type { Route } from "./route.js";
 import { attachmentRoutes } from "./routes/attachments.js";
 import { chatRoutes } from "./routes/chats.js";
@@ -67,6 +68,8 @@ export interface HostsOptions {
   control: SandboxControl;
   /** msgctl's version, for the OpenAPI documents. */
   version: string;
+  /** Who may talk to both hosts (one guard: either host's port is an own origin of both). */
+  guard?: HostGuard;
   onUnexpectedError?: (error: unknown, event: H3Event) => void;
 }
 

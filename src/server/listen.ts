@@ -7,6 +7,8 @@ import { answerProtocolErrors } from "./client-error.js";
 export interface ListeningHost {
   url: string;
   port: number;
+  /** The address bound (`0.0.0.0` for every interface): what the network can reach. */
+  address: string;
   close(): Promise<void>;
 }
 
@@ -34,10 +36,12 @@ export async function serveApp(app: H3, host: string, port: number): Promise<Lis
   }
   const address = server.address();
   const boundPort = typeof address === "object" && address ? address.port : port;
+  const boundAddress = typeof address === "object" && address ? address.address : host;
   const urlHost = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${boundPort}`,
     port: boundPort,
+    address: boundAddress,
     async close() {
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive sockets and event streams would hold close() open forever.

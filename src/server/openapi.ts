@@ -41,7 +41,7 @@ const HOSTS: Record<
 const ERROR_TEXT: Record<number, string> = {
   400: "invalid_request (the message names the field) or another 400 code of spec section 7",
   401: "unauthorized: missing, malformed or unknown key, or a key of the other host's kind",
-  403: "forbidden, or a tampered or expired signed URL",
+  403: "forbidden, or a tampered or expired signed URL; forbidden_host or forbidden_origin for a Host or Origin header that is not the sandbox's",
   404: "not_found: unknown or malformed id, or another account's",
   409: "invalid_state, or another 409 code of spec section 7",
   410: "expired",
@@ -50,6 +50,20 @@ const ERROR_TEXT: Record<number, string> = {
   429: "rate_limited",
   503: "unavailable: safe to retry",
 };
+
+/**
+ * The 403s every route can answer before any key is read: who may talk to the sandbox
+ * (server/host-guard.ts). GET /healthz answers any Host, so only the Origin one there.
+ */
+const GUARD_CODES = {
+  forbidden_host:
+    "the Host header is not one of the sandbox's names (localhost, *.localhost, 127.0.0.0/8, [::1], the listen address, --allowed-hosts)",
+  forbidden_origin: "an Origin header (null included) that is not one of the sandbox's own http origins",
+};
+
+function guardCodes(route: Route): Record<string, string> {
+  return route.anyHost ? { forbidden_origin: GUARD_CODES.forbidden_origin } : GUARD_CODES;
+}
 
 /** Converts a contract schema, hoisting the schemas it names (`.meta({ id })`) into components. */
 function convert(schema: Schema, io: "input" | "output", components: Record<string, JsonSchema>): JsonSchema {
@@ -154,7 +168,7 @@ function successResponse(answer: ResponseDoc, components: Record<string, JsonSch
 
 function errorStatuses(route: Route): number[] {
   const doc = route.doc;
-  const statuses = new Set<number>([...(doc.errors ?? []), ...Object.keys(doc.errorCodes ?? {}).map(Number)]);
+  const statuses = new Set<number>([403, ...(doc.errors ?? []), ...Object.keys(doc.errorCodes ?? {}).map(Number)]);
   if (route.auth !== false) statuses.add(401);
   if (doc.body || doc.query || doc.upload) statuses.add(400);
   if (doc.body || doc.upload) {
@@ -163,6 +177,17 @@ function errorStatuses(route: Route): number[] {
   }
   if (route.path.includes(":")) statuses.add(404);
   return [...statuses].sort((a, b) => a - b);
+}
+
+/**
+ * The codes a route's error status may carry, when they are all known: a 403 adds the guard's
+ * to the route's own (a route with a 403 of its own but no codes keeps the general description).
+ */
+function codesOf(route: Route, status: number): Record<string, string> | undefined {
+  const own = route.doc.errorCodes?.[status];
+  if (status !== 403) return own;
+  if (own) return { ...own, ...guardCodes(route) };
+  return route.doc.errors?.includes(403) ? undefined : guardCodes(route);
 }
 
 /** An error answer: the shared Error shape; where the route names its codes, `error` is one of them. */
@@ -184,8 +209,7 @@ function operation(route: Route, host: HostName, components: Record<string, Json
   const { doc } = route;
   const responses: Record<string, JsonSchema> = {};
   for (const [status, answer] of Object.entries(doc.responses)) responses[status] = successResponse(answer, components);
-  for (const status of errorStatuses(route))
-    responses[String(status)] = errorResponse(status, doc.errorCodes?.[status]);
+  for (const status of errorStatuses(route)) responses[String(status)] = errorResponse(status, codesOf(route, status));
   const op: JsonSchema = { operationId: operationId(route), summary: doc.summary, tags: [doc.tag], responses };
   if (doc.description) op.description = doc.description;
   const params = parameters(doc, components);

@@ -62,7 +62,7 @@ export interface RouteDoc {
   headers?: Record<string, string>;
   /** Success statuses. */
   responses: Record<number, ResponseDoc>;
-  /** Error statuses this route answers besides those every route can (400, 401, 404, 405, 413). */
+  /** Error statuses this route answers besides those every route can (400, 401, 403, 404, 405, 413). */
   errors?: number[];
   /**
    * The error codes a status answers, each with when (spec 7, SANDBOX.md section 5). Every code
@@ -76,6 +76,8 @@ export interface Route {
   method: Method;
   path: string;
   auth?: boolean;
+  /** Answers GET and HEAD whatever the Host header (GET /healthz only: health checks by service name). */
+  anyHost?: boolean;
   /** Its entry in the host's OpenAPI document. */
   doc: RouteDoc;
   handler(request: ApiRequest): Reply | Response | HTTPResponse | Promise<Reply | Response | HTTPResponse>;

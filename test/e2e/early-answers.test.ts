@@ -47,7 +47,7 @@ describe("answers given before a 3 MB body was read", () => {
     async (_what, path, key, status) => {
       const port = Number(new URL(sandbox.serve.ready.base_url).port);
       const length = 64 * 1024 + 3_000_000;
-      const head = `POST ${path} HTTP/1.1\r\nHost: sandbox\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n${"a".repeat(64 * 1024)}`;
+      const head = `POST ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n${"a".repeat(64 * 1024)}`;
       const { statusLine, writeError } = await answerThenWriteRest(port, head, Buffer.alloc(3_000_000, 97));
       expect(statusLine).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
       expect(writeError).toBeNull();

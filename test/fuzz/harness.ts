@@ -91,7 +91,7 @@ async function call(server: Server, method: string, path: string, body?: unknown
   const payload = body === undefined ? "" : JSON.stringify(body);
   const head = [
     `${method} ${path} HTTP/1.1`,
-    "Host: sandbox",
+    "Host: localhost",
     `Authorization: Bearer ${KEYS.messaging}`,
     "Connection: close",
   ];

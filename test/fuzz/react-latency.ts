@@ -56,7 +56,7 @@ export async function measureReactLatency(runs = 20): Promise<{
   );
   const port = Number(new URL(ready.base_url).port);
   const post = async (path: string, body: string) => {
-    const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEYS.messaging}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+    const head = `POST ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEYS.messaging}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
     return rawRequest(port, Buffer.concat([Buffer.from(head), Buffer.from(body)]));
   };
   try {

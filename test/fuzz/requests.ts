@@ -369,8 +369,35 @@ function extraHeaders(rng: Prng): string[] {
     [1, () => ["Transfer-Encoding: chunked", "Content-Length: 3"]],
     [1, () => [`Last-Event-ID: ${rng.pick(["-1", "1e400", "x".repeat(3_000)])}`]],
     [1, () => ["Host: a", "Host: b"]],
+    [
+      2,
+      () => [
+        `Origin: ${rng.pick(["null", "http://localhost:3000", "http://evil.example", "https://localhost", "http://[::1", "", "o".repeat(8_000), "http://localhost:99999", "\u00ff"])}`,
+      ],
+    ],
     [1, () => [`X-Ctl: a\u0000b`]],
   ])();
+}
+
+/** The Host header: a name of the sandbox mostly, else one it must refuse (403 forbidden_host). */
+function hostHeader(rng: Prng): string {
+  if (rng.chance(0.9)) return rng.pick(["localhost", "127.0.0.1", "LOCALHOST.", "app.localhost:1"]);
+  return rng.pick([
+    "",
+    "evil.example",
+    "evil.example:4010",
+    "localhost.evil.example",
+    "127.0.0.1.nip.io",
+    "[::1",
+    "[::ffff:127.0.0.1]",
+    "[fe80::1%25eth0]:80",
+    "h".repeat(10_000),
+    "local host",
+    "localhost:",
+    "localhost:99999999",
+    "\u00ff\u00fe",
+    "0x7f.1",
+  ]);
 }
 
 /** Raw bytes that are not HTTP, or break HTTP/1.1 framing in one place. */
@@ -414,7 +441,7 @@ export function buildRequest(rng: Prng, host: "messaging" | "otp", route: Route,
   const target = path + buildQuery(rng, pools);
   const withBody = method !== "GET" && method !== "HEAD" ? rng.chance(0.95) : rng.chance(0.1);
   const body = withBody ? buildBody(rng, route, pools) : { kind: "no body", type: null, body: "" };
-  const headers = [`Host: sandbox`];
+  const headers = [`Host: ${hostHeader(rng)}`];
   const auth = route.auth === false && rng.chance(0.5) ? null : authorization(rng, host);
   if (auth !== null) headers.push(`Authorization: ${auth}`);
   if (body.type !== null) headers.push(`Content-Type: ${body.type}`);

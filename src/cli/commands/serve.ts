@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { isAppError } from "../../lib/app-error.js";
 import type { ClockMode } from "../../lib/clock.js";
+import { isLoopbackAddress, parseAllowedHosts, splitHostList } from "../../lib/host-names.js";
 import type { Logger } from "../../runtime/logger.js";
 import { launchSandbox, type Sandbox } from "../../runtime/launch-sandbox.js";
 import { table, type Output } from "../output.js";
@@ -12,6 +13,8 @@ export interface ServeOptions {
   port: number;
   otpPort: number;
   host: string;
+  /** `--allowed-hosts H,H…`: names besides loopback and --host that the Host header may carry. */
+  allowedHosts?: string;
   db: string;
   fixture?: string;
   clock: string;
@@ -49,7 +52,23 @@ function validate(options: ServeOptions): ClockMode {
   assertPortOrUsage("--otp-port", options.otpPort);
   if (options.clock !== "real" && options.clock !== "manual")
     throw new UsageError(`--clock must be real or manual (got ${options.clock})`);
+  try {
+    parseAllowedHosts(splitHostList(options.allowedHosts ?? ""), "--allowed-hosts");
+  } catch (error) {
+    if (isAppError(error)) throw new UsageError(error.message);
+    throw error;
+  }
   return options.clock;
+}
+
+/** What to say when the hosts listen where the network can reach them (not a loopback address). */
+function exposureWarning(host: string, address: string | undefined): string | undefined {
+  if (address === undefined || isLoopbackAddress(address)) return undefined;
+  return (
+    `--host ${host} is not a loopback address: the messaging and OTP APIs, the control API and the inspector ` +
+    "are reachable from that network, by anyone there who has a key (the default fixture's keys are public). " +
+    "Requests must name the sandbox by an allowed host: add the names clients use with --allowed-hosts."
+  );
 }
 
 function assertPortOrUsage(name: string, port: number) {
@@ -100,6 +119,7 @@ export async function serve(options: ServeOptions, out: Output): Promise<void> {
       fixture: options.fixture,
       clock: mode,
       host: options.host,
+      allowedHosts: splitHostList(options.allowedHosts ?? ""),
       port: options.port,
       otpPort: options.otpPort,
       settings: { strictUrls: options.strictUrls === true },
@@ -143,6 +163,13 @@ export async function serve(options: ServeOptions, out: Output): Promise<void> {
     });
   } else {
     for (const line of banner(sandbox, out, mode, stateFile)) out.line(line);
+  }
+
+  // On stderr whatever the flags (it is about who can reach the sandbox), and as a log record under --json.
+  const exposure = exposureWarning(options.host, sandbox.listenAddress);
+  if (exposure) {
+    out.note(`${out.color.yellow("warn")} ${exposure}`);
+    if (out.json) logger?.warn(exposure, { host: options.host, address: sandbox.listenAddress });
   }
 
   const unsubscribe = logger

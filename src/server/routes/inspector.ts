@@ -1,4 +1,5 @@
 import { notFound } from "../../lib/app-error.js";
+import { isLoopbackPeer } from "../host-guard.js";
 import { createInspectorFiles, type InspectorFile } from "../inspector-files.js";
 import type { ApiRequest, Route } from "../route.js";
 
@@ -35,12 +36,15 @@ function serveFile(request: ApiRequest, file: InspectorFile): Response {
 /**
  * The page, with what it needs to start: a messaging key this sandbox may show (the first
  * account's that is), from which it lists every account through the control API. Without one
- * the page asks for a key.
+ * the page asks for a key. A key is embedded only for a browser on this machine (a loopback
+ * peer): one on the network, where `--host` exposed the sandbox, is asked for it.
  */
 function page(request: ApiRequest): Response {
   const file = files("index.html");
   if (!file) return placeholder(request);
-  const key = request.control.accounts().find((account) => account.api_key)?.api_key ?? null;
+  const key = isLoopbackPeer(request.event)
+    ? (request.control.accounts().find((account) => account.api_key)?.api_key ?? null)
+    : null;
   // `<` escaped: the JSON sits inside a script element.
   const config = JSON.stringify({ key }).replaceAll("<", "\\u003c");
   const html = file.body.toString("utf8").replace("%CONFIG%", config);
