@@ -4,6 +4,7 @@ export {
   type EventMatch,
   type StartSandboxOptions,
   type StartedSandbox,
+  type WaitForEventOptions,
 } from "./runtime/start-sandbox.js";
 export { createClient, type MsgctlClient } from "./client/client.js";
 export type { NewAccount } from "./client/accounts.js";

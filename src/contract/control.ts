@@ -47,3 +47,29 @@ export const resetBody = z.strictObject({ fixture: z.unknown().optional() }).opt
 
 /** The answer of a reset: the accounts re-seeded, with their keys. */
 export const resetResult = z.object({ accounts: z.array(accountView) });
+
+/** POST /sandbox/v1/settle: how long to wait at most (real time; default 10s). The body may be left out. */
+export const settleBody = z
+  .strictObject({
+    timeout: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({ description: "real time, at most 5m; default 10s", example: "10s" }),
+  })
+  .optional();
+
+/** What a settle answers (SANDBOX.md section 8.1). */
+export const settleResult = z
+  .object({
+    now: timestamp.meta({ description: "the clock's time: every job due at or before it has run" }),
+    jobs_run: z.number().int().min(0).meta({
+      description:
+        "the jobs it waited for: due and not finished when it was called, or scheduled due at once by those (first attempts included)",
+    }),
+    attempts: z.number().int().min(0).meta({ description: "the first webhook delivery attempts it waited for" }),
+  })
+  .meta({ id: "Settled" });
+/** What a settle answers. */
+export type SettleResult = z.output<typeof settleResult>;

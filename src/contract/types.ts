@@ -52,7 +52,7 @@ export type {
   OtpTextsQuery,
   TextOutcome,
 } from "./otp.js";
-export type { AccountView, ClockView } from "./control.js";
+export type { AccountView, ClockView, SettleResult } from "./control.js";
 export type { Fixture, FixtureInput } from "./fixture.js";
 export type { Settings } from "./settings.js";
 export type { CreateAccountInput } from "./accounts.js";

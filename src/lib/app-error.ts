@@ -20,6 +20,7 @@ export type ErrorCode =
   | "payload_too_large"
   | "request_too_large"
   | "request_timeout"
+  | "settle_timeout"
   | "range_not_satisfiable"
   | "unsupported_media_type"
   | "rate_limited"

@@ -1,11 +1,14 @@
 import { createClient, type MsgctlClient } from "../client/client.js";
+import { firstAttemptFinished } from "../client/delivered.js";
 import type { EventPayload, EventType, EventView } from "../contract/events.js";
-import type { AccountView } from "../contract/control.js";
+import type { AccountView, SettleResult } from "../contract/control.js";
 import { allAccounts } from "../domain/accounts/index.js";
 import type { Settings } from "../contract/settings.js";
 import type { Fixture } from "../domain/control/index.js";
 import { listEvents, toEventView } from "../domain/core/index.js";
+import { listEventDeliveries } from "../domain/webhooks/index.js";
 import { invalidRequest } from "../lib/app-error.js";
+import { isoTime } from "../lib/clock.js";
 import { parseDuration } from "../lib/duration.js";
 import { launchSandbox } from "./launch-sandbox.js";
 
@@ -37,6 +40,17 @@ export type EventMatch<T extends EventType = EventType> =
   | Partial<EventPayload<T>>
   | ((payload: EventPayload<T>) => boolean);
 
+/** Options of `waitForEvent`. */
+export interface WaitForEventOptions<T extends EventType = EventType> {
+  match?: EventMatch<T>;
+  /** Real time for the whole wait, delivery included (default 5,000). */
+  timeoutMs?: number;
+  /** The account whose events count (default: the first). */
+  account?: string;
+  /** Resolve only once the event's first attempt to every subscribed endpoint has finished, not when it is emitted. */
+  delivered?: boolean;
+}
+
 /** A sandbox running inside the test process. */
 export interface StartedSandbox {
   baseUrl: string;
@@ -65,13 +79,21 @@ export interface StartedSandbox {
     /** Runs everything due up to now + `by` (ms or `"1h30m"`), webhook attempts included. */
     advance(by: number | string): Promise<Date>;
   };
+  /**
+   * Resolves once every job due now has run and every webhook delivery of an event emitted
+   * before the call has finished its first attempt (acknowledged, failed, timed out or dropped),
+   * on either clock; it never moves the clock. Call it after a control action (simulate, …) and
+   * before looking at your app. `timeout` is real time (ms or `"10s"`, default 10 s); past it,
+   * an AppError `settle_timeout` (408) names the deliveries still in flight.
+   */
+  settle(options?: { timeout?: number | string }): Promise<SettleResult>;
   /** Events emitted so far for the first account (or `account`), oldest first. */
   events(account?: string): EventView[];
-  /** Resolves with the first event of `type` matching `match` (already emitted ones count). */
-  waitForEvent<T extends EventType>(
-    type: T,
-    options?: { match?: EventMatch<T>; timeoutMs?: number; account?: string },
-  ): Promise<EventView<T>>;
+  /**
+   * Resolves with the first event of `type` matching `match` (already emitted ones count); with
+   * `delivered: true`, only once its first attempt to every subscribed endpoint has finished.
+   */
+  waitForEvent<T extends EventType>(type: T, options?: WaitForEventOptions<T>): Promise<EventView<T>>;
   /** Wipes all state and re-seeds from the fixture; the keys stay those of this handle. */
   reset(): Promise<void>;
   stop(): Promise<void>;
@@ -166,33 +188,59 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
         return new Date((await sandbox.control.advance(ms)).now);
       },
     },
+    async settle({ timeout }: { timeout?: number | string } = {}) {
+      const ms = timeout === undefined || typeof timeout === "number" ? timeout : parseDuration(timeout, "timeout");
+      const settled = await sandbox.control.settle(ms);
+      return { now: isoTime(settled.now), jobs_run: settled.jobsRun, attempts: settled.attempts };
+    },
     events: history,
     async waitForEvent<T extends EventType>(
       type: T,
-      { match, timeoutMs = 5_000, account }: { match?: EventMatch<T>; timeoutMs?: number; account?: string } = {},
+      { match, timeoutMs = 5_000, account, delivered = false }: WaitForEventOptions<T> = {},
     ) {
       const wanted = matcher(match);
       const id = accountId(account);
       const isWanted = (event: EventView): event is EventView<T> =>
         event.type === type && wanted(event.payload as EventPayload<T>);
+      // Every delivery's first attempt finished and recorded (the deliveries are made with the event).
+      const isDelivered = (event: EventView) =>
+        listEventDeliveries(sandbox.ctx, id, event.id).every(firstAttemptFinished);
       const found = history(account).find(isWanted);
-      if (found) return found;
+      if (found && (!delivered || isDelivered(found))) return found;
       return new Promise<EventView<T>>((resolve, reject) => {
+        let emitted = found;
         const end = () => {
           clearTimeout(timer);
-          unsubscribe();
+          for (const off of unsubscribe) off();
           waiting.delete(stopped);
         };
         const timer = setTimeout(() => {
           end();
-          reject(new Error(`No ${type} event within ${timeoutMs} ms (on a manual clock, advance it first)`));
+          reject(
+            new Error(
+              emitted
+                ? `The ${type} event ${emitted.id} was emitted, but not every first delivery attempt finished within ${timeoutMs} ms`
+                : `No ${type} event within ${timeoutMs} ms (on a manual clock, advance it first)`,
+            ),
+          );
         }, timeoutMs);
-        const unsubscribe = sandbox.bus.on("event", (event) => {
-          const view = toEventView(event);
-          if (event.accountId !== id || !isWanted(view)) return;
-          end();
-          resolve(view);
-        });
+        const unsubscribe = [
+          sandbox.bus.on("event", (event) => {
+            if (emitted || event.accountId !== id) return;
+            const view = toEventView(event);
+            if (!isWanted(view)) return;
+            emitted = view;
+            if (delivered && !isDelivered(view)) return;
+            end();
+            resolve(view);
+          }),
+          // Anything written (an attempt recorded, an endpoint deleted) may have finished the wait.
+          sandbox.bus.on("changed", () => {
+            if (!delivered || !emitted || !isDelivered(emitted)) return;
+            end();
+            resolve(emitted as EventView<T>);
+          }),
+        ];
         // A wait still pending when the sandbox stops ends then, instead of holding the process.
         const stopped = () => {
           end();

@@ -17,13 +17,20 @@ const MAX_WAIT_MS = 10;
 export class CompletionBatch {
   readonly #db: Db;
   readonly #onError: (job: JobRow, error: unknown) => void;
+  readonly #around: (job: JobRow, write: () => void) => void;
   #pending: { job: JobRow; write: JobCompletion | undefined }[] = [];
   #timer: NodeJS.Timeout | undefined;
   #immediate: NodeJS.Immediate | undefined;
 
-  constructor(db: Db, onError: (job: JobRow, error: unknown) => void) {
+  /** `around` runs each job's write (settles watch what it schedules: settling.ts). */
+  constructor(
+    db: Db,
+    onError: (job: JobRow, error: unknown) => void,
+    around: (job: JobRow, write: () => void) => void = (_job, write) => write(),
+  ) {
     this.#db = db;
     this.#onError = onError;
+    this.#around = around;
   }
 
   /** Jobs waiting to be written. */
@@ -58,7 +65,7 @@ export class CompletionBatch {
     try {
       this.#db.transaction(() => {
         for (const { job, write } of batch) {
-          write?.();
+          if (write) this.#around(job, write);
           deleteJob(this.#db, job.id);
         }
       });
@@ -71,7 +78,7 @@ export class CompletionBatch {
       for (const { job, write } of batch) {
         try {
           this.#db.transaction(() => {
-            write?.();
+            if (write) this.#around(job, write);
             deleteJob(this.#db, job.id);
           });
         } catch (error) {

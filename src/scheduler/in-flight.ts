@@ -25,6 +25,7 @@ export interface InFlightOutcomes {
  */
 export class InFlightJobs {
   readonly #jobs = new Map<number, Promise<void>>();
+  readonly #rows = new Map<number, JobRow>();
   readonly #busyLanes = new Set<string>();
   readonly #outcomes: InFlightOutcomes;
   #free = 0;
@@ -48,6 +49,11 @@ export class InFlightJobs {
   /** Lanes whose job is in flight. */
   get busyLanes(): number {
     return this.#busyLanes.size;
+  }
+
+  /** The jobs in flight, in the order they started. */
+  jobs(): IterableIterator<JobRow> {
+    return this.#rows.values();
   }
 
   isBusy(lane: string): boolean {
@@ -76,6 +82,7 @@ export class InFlightJobs {
       )
       .finally(() => {
         this.#jobs.delete(job.id);
+        this.#rows.delete(job.id);
         if (lane) this.#busyLanes.delete(lane);
         else this.#free--;
         const waiters = this.#waiters;
@@ -84,6 +91,7 @@ export class InFlightJobs {
         this.#outcomes.settled(job);
       });
     this.#jobs.set(job.id, tracked);
+    this.#rows.set(job.id, job);
   }
 
   /** Resolves when the next job in flight settles. */

@@ -1,4 +1,4 @@
-import type { BoundJobHandler, JobCompletion, JobRun } from "../domain/core/index.js";
+import type { BoundJobHandler, JobCompletion, JobRun, SettleOutcome } from "../domain/core/index.js";
 import type { Db } from "../store/engine/index.js";
 import {
   deleteJob,
@@ -16,6 +16,7 @@ import { CompletionBatch } from "./completions.js";
 import { DueJobQueue } from "./due-jobs.js";
 import { InFlightJobs } from "./in-flight.js";
 import { LaneQueues } from "./lane-queues.js";
+import { Settlements } from "./settling.js";
 import { LoopSleep } from "./sleep.js";
 
 /** Options of a scheduler. */
@@ -58,6 +59,8 @@ export class Scheduler {
   readonly #free: DueJobQueue;
   /** Due laned jobs read ahead for an advance's one-at-a-time attempts (due-jobs.ts). */
   readonly #serial: DueJobQueue;
+  /** Settles under way (settling.ts). */
+  readonly #settlements: Settlements;
   #running = false;
   /** Set by `stop`: an advance under way ends at the instant it reached, its aborted jobs left due. */
   #stopping = false;
@@ -75,7 +78,11 @@ export class Scheduler {
     this.#free = new DueJobQueue(this.#db, listDueFreeJobs);
     this.#serial = new DueJobQueue(this.#db, listDueLanedJobs);
     this.#lanes = new LaneQueues(this.#db);
-    this.#completions = new CompletionBatch(this.#db, (job, error) => this.#fail(job, error));
+    this.#completions = new CompletionBatch(
+      this.#db,
+      (job, error) => this.#fail(job, error),
+      (job, write) => this.#settlements.around(job, write),
+    );
     this.#inFlight = new InFlightJobs({
       finished: (job, write) => this.#completions.add(job, write),
       failed: (job, error) => this.#fail(job, error),
@@ -83,8 +90,17 @@ export class Scheduler {
         // Outside an advance a lane goes on at once; a free job's end frees room for another.
         if (lane && this.#running && !this.#paused) this.#startLane(lane, this.#clock.now());
         if (!lane) this.#wakeLoop();
+        this.#settlements.poke();
       },
     });
+    this.#settlements = new Settlements({
+      db: this.#db,
+      clock: this.#clock,
+      inFlight: this.#inFlight,
+      flushCompletions: () => this.#completions.flush(),
+    });
+    // A job removed from outside the loop (an endpoint deleted, a reset) finishes a settle's wait too.
+    this.#db.onCommit(() => this.#settlements.poke());
   }
 
   /** Starts the loop; jobs left running by a process that died are pending again. */
@@ -145,6 +161,18 @@ export class Scheduler {
   }
 
   /**
+   * Resolves once every job due at or before the clock's now has run (async ones finished and
+   * written, jobs they scheduled due at once included), or when `timeoutMs` of real time has
+   * passed, with the jobs still unfinished. Never moves the clock: the loop, or an advance under
+   * way, runs the jobs (settling.ts).
+   */
+  settle(timeoutMs: number): Promise<SettleOutcome> {
+    // The loop reads the due jobs again, in case one's wake-up has not come yet.
+    this.wake();
+    return this.#settlements.start(timeoutMs);
+  }
+
+  /**
    * Runs `fn` with the loop paused and no job in flight (advance, reset). Calls queue up.
    * `abortInFlight` aborts running jobs first instead of waiting for them.
    */
@@ -173,6 +201,7 @@ export class Scheduler {
   async stop(graceMs = 2_000): Promise<void> {
     this.#running = false;
     this.#stopping = true;
+    this.#settlements.stopAll();
     this.wake();
     await this.#loop;
     const timer = setTimeout(() => this.#inFlight.abortAll(), graceMs);
@@ -292,7 +321,7 @@ export class Scheduler {
     try {
       // better-sqlite3 refuses a transaction function that returns a promise: keep it outside.
       this.#db.transaction(() => {
-        result = this.#dispatch(job, signal);
+        result = this.#settlements.around(job, () => this.#dispatch(job, signal));
         if (!isPromise(result)) deleteJob(this.#db, job.id);
         else if (!job.lane) markJobRunning(this.#db, job.id);
       });
@@ -302,8 +331,11 @@ export class Scheduler {
       return;
     }
     if (isPromise(result)) this.#inFlight.track(job, result, signal);
-    // A synchronous job (a transition) may have scheduled a first attempt due now; its wake-up comes after the commit.
-    else this.#serial.changed();
+    else {
+      // A synchronous job (a transition) may have scheduled a first attempt due now; its wake-up comes after the commit.
+      this.#serial.changed();
+      this.#settlements.poke();
+    }
   }
 
   /** Calls the job kind's handler with its payload; an unknown kind fails the job. */
@@ -319,6 +351,7 @@ export class Scheduler {
     try {
       markJobFailed(this.#db, job.id, message);
     } finally {
+      this.#settlements.poke();
       this.#onJobError(job, error);
     }
   }

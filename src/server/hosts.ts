@@ -15,6 +15,7 @@ import { controlActivityRoutes } from "./routes/control-activity.js";
 import { controlOtpRoutes } from "./routes/control-otp.js";
 import { controlOtpChallengeRoutes } from "./routes/control-otp-challenges.js";
 import { controlResetRoutes } from "./routes/control-reset.js";
+import { controlSettleRoutes } from "./routes/control-settle.js";
 import { controlSimulateRoutes } from "./routes/control-simulate.js";
 import { controlWorldRoutes } from "./routes/control-world.js";
 import { healthRoutes } from "./routes/health.js";
@@ -43,6 +44,7 @@ export const messagingRoutes: Route[] = [
   ...chatRoutes,
   ...webhookRoutes,
   ...controlRoutes,
+  ...controlSettleRoutes,
   ...controlDeliveryRoutes,
   ...controlWorldRoutes,
   ...controlSimulateRoutes,

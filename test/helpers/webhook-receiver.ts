@@ -17,6 +17,8 @@ export type ReceiverReply = { status: number; headers?: Record<string, string>; 
 export interface Receiver {
   url: string;
   requests: ReceivedRequest[];
+  /** The requests answered so far, in the order their answers went out (the app has handled them). */
+  answered: ReceivedRequest[];
   /** Most requests handled at the same time so far. */
   maxConcurrent: number;
   /** Sets how the n-th request (1-based, counted from the start) is answered. */
@@ -29,7 +31,11 @@ export async function startReceiver(into: Partial<Receiver> = {}): Promise<Recei
   let answer: (request: ReceivedRequest, n: number) => ReceiverReply = () => ({ status: 204 });
   let active = 0;
   const hanging = new Set<ServerResponse>();
-  const receiver = Object.assign(into, { requests: [] as ReceivedRequest[], maxConcurrent: 0 }) as Receiver;
+  const receiver = Object.assign(into, {
+    requests: [] as ReceivedRequest[],
+    answered: [] as ReceivedRequest[],
+    maxConcurrent: 0,
+  }) as Receiver;
   const server = createServer((req, res) => {
     active++;
     receiver.maxConcurrent = Math.max(receiver.maxConcurrent, active);
@@ -51,6 +57,7 @@ export async function startReceiver(into: Partial<Receiver> = {}): Promise<Recei
       }
       const send = () => {
         active--;
+        receiver.answered.push(request);
         res.writeHead(reply.status, reply.headers).end("ok");
       };
       if (reply.delayMs) setTimeout(send, reply.delayMs);

@@ -96,5 +96,9 @@ export const runTranscode: JobHandler = async (ctx, job: TranscodeJob, run) => {
     if (row) ctx.db.transaction(() => recordDecision(ctx, row, job.terms, record));
   }
   if (run.signal.aborted) return;
-  ctx.db.transaction(() => scheduleJob(ctx, job.then.kind, job.then.payload, ctx.clock.now()));
+  // Handed back as the job's completion: written with its removal, so that a settle waiting for
+  // this job sees the follow-up it schedules (scheduler/settling.ts).
+  return () => {
+    scheduleJob(ctx, job.then.kind, job.then.payload, ctx.clock.now());
+  };
 };

@@ -4,13 +4,16 @@ import { invalidRequest, invalidState } from "../../lib/app-error.js";
 import { MAX_CLOCK_MS } from "../../lib/bounded-input.js";
 import { isoTime, type ClockMode } from "../../lib/clock.js";
 import { accountsWithKnownKeys, type CreatedAccount } from "../accounts/index.js";
-import { resetCaches, type DomainContext } from "../core/index.js";
+import { resetCaches, type DomainContext, type SettleOutcome } from "../core/index.js";
 import { seedFixture, type SeededAccount } from "./seed.js";
+import { checkSettleTimeout, DEFAULT_SETTLE_TIMEOUT_MS, settleAnswer, type Settled } from "./settle.js";
 
 /** What moves time and runs jobs: the scheduler implements it (the domain never imports it). */
 export interface JobRunner {
   /** Manual clock: runs every job due up to now + `ms`, each at its due time; resolves with the new now. */
   advance(ms: number): Promise<number>;
+  /** Waits (real time, at most `timeoutMs`) until every job due at or before now has run; never moves the clock. */
+  settle(timeoutMs: number): Promise<SettleOutcome>;
   /** Runs `fn` with no job running; `abortInFlight` aborts running jobs instead of waiting for them. */
   exclusively<T>(fn: () => T | Promise<T>, options?: { abortInFlight?: boolean }): Promise<T>;
 }
@@ -21,6 +24,12 @@ export interface SandboxControl {
   clock(): { now: number; mode: ClockMode };
   /** Advances the manual clock, running due work; 409 invalid_state on a real clock. */
   advance(ms: number): Promise<{ now: number; mode: ClockMode }>;
+  /**
+   * Waits until every job due at or before now has run and every first delivery attempt due has
+   * finished, on either clock, without moving it (SANDBOX.md section 8.1); 408 settle_timeout
+   * after `timeoutMs` (real time, default 10 s) naming the deliveries still in flight.
+   */
+  settle(timeoutMs?: number): Promise<Settled>;
   /** Wipes every account's state and re-seeds (from `fixture`, else the one the sandbox started with). */
   reset(fixture?: Fixture): Promise<SeededAccount[]>;
   /** Every account with the keys this process may show: seeded at this start or named by the fixture. */
@@ -60,6 +69,10 @@ export function createSandboxControl(options: SandboxControlOptions): SandboxCon
       // Time moved even when nothing fell due: live views redraw the clock.
       ctx.bus.publish("changed", null);
       return { now, mode: ctx.clock.mode };
+    },
+    async settle(timeoutMs = DEFAULT_SETTLE_TIMEOUT_MS) {
+      checkSettleTimeout(timeoutMs);
+      return settleAnswer(ctx, await jobs.settle(timeoutMs), timeoutMs);
     },
     reset: (next) =>
       jobs.exclusively(

@@ -7,3 +7,4 @@ export {
 } from "./clock-and-reset.js";
 export { parseFixture, parseFixtureText, type Fixture, type FixtureAccount } from "./fixture.js";
 export { isSeeded, seedFixture, type SeededAccount } from "./seed.js";
+export { DEFAULT_SETTLE_TIMEOUT_MS, MAX_SETTLE_TIMEOUT_MS, type Settled } from "./settle.js";

@@ -28,7 +28,14 @@ export {
   type EventType,
   type EventView,
 } from "./events.js";
-export { scheduleJob, type JobCompletion, type JobHandler, type JobRun } from "./jobs.js";
+export {
+  scheduleJob,
+  type JobCompletion,
+  type JobHandler,
+  type JobRun,
+  type SettleOutcome,
+  type UnfinishedJob,
+} from "./jobs.js";
 export { nextListTime, type PagedList } from "./list-time.js";
 export { fanOutsOf, jobHandlersOf, type BoundJobHandler, type DomainModule } from "./module.js";
 export { defaultSettings, settingsWith, type Settings } from "./settings.js";

@@ -9,8 +9,9 @@ import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import { isUuid } from "../../lib/ids.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
-import { findEvent, deleteJob } from "../../store/core/index.js";
+import { findEvent, deleteJob, type JobRow } from "../../store/core/index.js";
 import {
+  findAttemptWork,
   findDelivery,
   insertDelivery,
   listAttempts,
@@ -165,6 +166,20 @@ export function abandonPendingDeliveries(ctx: DomainContext, webhookId: string, 
   return pending.length;
 }
 
+/** A delivery attempt a job will make: the delivery's id and its endpoint's URL. */
+export interface AttemptTarget {
+  deliveryId: string;
+  url: string;
+}
+
+/** The delivery and endpoint URL of a job, or undefined when it is not a delivery attempt (or its delivery is gone). */
+export function attemptTargetOf(ctx: DomainContext, job: Pick<JobRow, "kind" | "payload">): AttemptTarget | undefined {
+  if (job.kind !== ATTEMPT_JOB) return undefined;
+  const deliveryId = (JSON.parse(job.payload) as { delivery_id?: string }).delivery_id;
+  const work = deliveryId === undefined ? undefined : findAttemptWork(ctx.db, deliveryId);
+  return deliveryId && work ? { deliveryId, url: work.url } : undefined;
+}
+
 // --- Reads (control API) ---
 
 /** The account's deliveries, newest first, filtered by endpoint, status or event. */
@@ -193,6 +208,11 @@ export function listDeliveries(
     limit: input.limit + 1,
   });
   return { data: toDeliveryViews(ctx, rows.slice(0, input.limit)), hasMore: rows.length > input.limit };
+}
+
+/** Every delivery of one of the account's events (one per endpoint subscribed when it was emitted), with their attempts. */
+export function listEventDeliveries(ctx: DomainContext, accountId: string, eventId: string): DeliveryView[] {
+  return toDeliveryViews(ctx, listDeliveryRows(ctx.db, accountId, { eventId, limit: Number.MAX_SAFE_INTEGER }));
 }
 
 /** One of the account's deliveries; 404 for unknown, malformed or another account's ids. */

@@ -9,7 +9,15 @@ import { ATTEMPT_JOB, fanOutToWebhooks } from "./deliveries.js";
 export { USER_AGENT } from "./attempt.js";
 export { closeWebhookConnections, DeliveryConnections, deliveryAgentLoaded } from "./connections.js";
 export { DELIVERY_TRANSITIONS, type DeliveryTrigger } from "./delivery-states.js";
-export { getDelivery, listDeliveries, type AttemptView, type DeliveryView } from "./deliveries.js";
+export {
+  attemptTargetOf,
+  getDelivery,
+  listDeliveries,
+  listEventDeliveries,
+  type AttemptTarget,
+  type AttemptView,
+  type DeliveryView,
+} from "./deliveries.js";
 export {
   createWebhook,
   deleteWebhook,

@@ -164,6 +164,52 @@ export function nextDueAt(db: Db): number | undefined {
   return laned === undefined ? free : Math.min(free, laned);
 }
 
+/**
+ * Jobs not finished yet (pending or running, not failed) due at or before `at`, in due order,
+ * `limit` at most: what a settle waits for. Each half read through its own index.
+ */
+export function listUnfinishedJobsDueBy(db: Db, at: number, limit = Number.MAX_SAFE_INTEGER): JobRow[] {
+  const half = (laned: boolean) =>
+    db.all(
+      db.q
+        .selectFrom("jobs")
+        .selectAll()
+        .where("status", "in", ["pending", "running"])
+        .where("lane", laned ? "is not" : "is", null)
+        .where("due_at", "<=", at)
+        .orderBy("due_at")
+        .orderBy("id")
+        .limit(limit),
+    );
+  const free = half(false);
+  if (free.length >= limit) return free;
+  return [...free, ...half(true)].sort((a, b) => a.due_at - b.due_at || a.id - b.id).slice(0, limit);
+}
+
+/** The jobs among `ids` not finished yet (pending or running), in due order. */
+export function listUnfinishedJobs(db: Db, ids: readonly number[]): JobRow[] {
+  if (ids.length === 0) return [];
+  return db.all(
+    db.q
+      .selectFrom("jobs")
+      .selectAll()
+      .where("id", "in", ids)
+      .where("status", "in", ["pending", "running"])
+      .orderBy("due_at")
+      .orderBy("id"),
+  );
+}
+
+/** The newest job's id (0 when there is none): jobs scheduled afterwards have larger ones. */
+export function lastJobId(db: Db): number {
+  return db.first(db.q.selectFrom("jobs").select((eb) => eb.fn.max("id").as("id")))?.id ?? 0;
+}
+
+/** The jobs scheduled after the one whose id is `id`, in scheduling order. */
+export function listJobsAfter(db: Db, id: number): JobRow[] {
+  return db.all(db.q.selectFrom("jobs").selectAll().where("id", ">", id).orderBy("id"));
+}
+
 /** Marks a job as running (claimed; jobs without a lane only, see listDueLanedJobs). */
 export function markJobRunning(db: Db, id: number): void {
   db.run(markRunningQuery(id));
