@@ -30,7 +30,7 @@ import { Scheduler } from "../scheduler/scheduler.js";
 import { HostGuard } from "../server/host-guard.js";
 import { createMessagingApp, createOtpApp, type HostApp } from "../server/hosts.js";
 import { serveApp, type ListeningHost } from "../server/listen.js";
-import { openBlobStore } from "../store/blob-store.js";
+import { openBlobStore } from "../store/attachments/index.js";
 import { openDatabase, type Db } from "../store/engine/index.js";
 import { loadDefaultFixture, loadFixtureFile } from "./fixture-source.js";
 import { silentLogger, type Logger } from "./logger.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listMessageActions } from "../../src/store/message-actions.js";
+import { listMessageActions } from "../../src/store/messages/index.js";
 import {
   ANDROID,
   deliveredIMessage,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
-import { createMemoryBlobStore, openBlobStore, type BlobStore } from "../../src/store/blob-store.js";
+import { createMemoryBlobStore, openBlobStore, type BlobStore } from "../../src/store/attachments/index.js";
 
 const stream = (...chunks: string[]) => Readable.from(chunks.map((chunk) => Buffer.from(chunk)));
 const SHA_HELLO_WORLD = "b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9";

@@ -5,7 +5,7 @@ import {
   findAccountAttachments,
   listAttachmentsOfMessage,
   type AttachmentRow,
-} from "../../store/attachments.js";
+} from "../../store/attachments/index.js";
 import type { DomainContext } from "../core/index.js";
 import { isVoiceNoteFormat, mediaKind } from "./sniff.js";
 import { toAttachment, type AttachmentResource } from "./views.js";

@@ -1,6 +1,10 @@
 import type { Channel } from "../../contract/common.js";
-import { insertAttachments, listAttachmentsOfMessage, type AttachmentRow } from "../../store/attachments.js";
-import type { AttachmentsTable } from "../../store/engine/schema.js";
+import {
+  insertAttachments,
+  listAttachmentsOfMessage,
+  type AttachmentRow,
+  type AttachmentsTable,
+} from "../../store/attachments/index.js";
 import type { DomainContext } from "../core/index.js";
 import { mediaKind } from "./sniff.js";
 

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { AppError, invalidState, notFound } from "../../lib/app-error.js";
 import { isUuid } from "../../lib/ids.js";
-import { findAccountAttachment, findAttachmentById } from "../../store/attachments.js";
+import { findAccountAttachment, findAttachmentById } from "../../store/attachments/index.js";
 import type { DomainContext } from "../core/index.js";
 import { checkDownloadSignature, type SignedQuery } from "./signing.js";
 import { toAttachment, type AttachmentResource } from "./views.js";

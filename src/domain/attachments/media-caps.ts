@@ -1,6 +1,6 @@
 import type { AttachmentDelivery, MediaDecision } from "../../contract/attachments.js";
 import type { Channel } from "../../contract/common.js";
-import { listAttachmentsOfMessage, updateAttachment, type AttachmentRow } from "../../store/attachments.js";
+import { listAttachmentsOfMessage, updateAttachment, type AttachmentRow } from "../../store/attachments/index.js";
 import { scheduleJob, type DomainContext } from "../core/index.js";
 import { mediaKind } from "./sniff.js";
 import { deliveryOf } from "./views.js";

@@ -1,5 +1,5 @@
 import { withExtension } from "../../lib/filename.js";
-import { findAttachmentById, listAttachmentsOfMessage, type AttachmentRow } from "../../store/attachments.js";
+import { findAttachmentById, listAttachmentsOfMessage, type AttachmentRow } from "../../store/attachments/index.js";
 import { scheduleJob, type DomainContext, type JobHandler } from "../core/index.js";
 import { fitImage } from "./image-fit.js";
 import {

@@ -5,9 +5,14 @@ import { sanitizeFilename } from "../../lib/filename.js";
 import { normalizeMediaType } from "../../lib/media-type.js";
 import { isUuid } from "../../lib/ids.js";
 import { parseInput } from "../../lib/validation.js";
-import { completeUpload, findAttachmentById, insertAttachments, type AttachmentRow } from "../../store/attachments.js";
-import type { StagedBlob } from "../../store/blob-store.js";
-import type { AttachmentsTable } from "../../store/engine/schema.js";
+import {
+  completeUpload,
+  findAttachmentById,
+  insertAttachments,
+  type AttachmentRow,
+  type StagedBlob,
+  type AttachmentsTable,
+} from "../../store/attachments/index.js";
 import type { DomainContext } from "../core/index.js";
 import { checkUploadSignature, signUploadUrl, type SignedQuery } from "./signing.js";
 import { probeDuration, sniffType } from "./sniff.js";

@@ -1,6 +1,6 @@
 import type { AttachmentDelivery, AttachmentResource } from "../../contract/attachments.js";
 import { isoTime } from "../../lib/clock.js";
-import type { AttachmentRow } from "../../store/attachments.js";
+import type { AttachmentRow } from "../../store/attachments/index.js";
 import type { DomainContext } from "../core/index.js";
 import { signDownloadUrl } from "./signing.js";
 

@@ -9,7 +9,7 @@ import {
   listConversationRows,
   type ChatViewRow,
   type ConversationRow,
-} from "../../store/conversations.js";
+} from "../../store/conversations/index.js";
 import type { DomainContext } from "../core/index.js";
 import { contactProfile, numberByHandle } from "../world/index.js";
 import { GROUP_KINDS } from "./group-rules.js";

@@ -4,7 +4,7 @@ import { clip } from "../../lib/bounded-input.js";
 import { requireHandle } from "../../lib/handle-input.js";
 import { normalizePhone } from "../../lib/handles.js";
 import { parseInput } from "../../lib/validation.js";
-import { findAccountConversation } from "../../store/conversations.js";
+import { findAccountConversation } from "../../store/conversations/index.js";
 import { findIdempotentResource, saveIdempotencyKey } from "../../store/core/index.js";
 import { nextListTime, type DomainContext } from "../core/index.js";
 import {

@@ -4,8 +4,14 @@ import { clip } from "../../lib/bounded-input.js";
 import { requireHandle } from "../../lib/handle-input.js";
 import { parseHandle } from "../../lib/handles.js";
 import { parseInput } from "../../lib/validation.js";
-import { findAccountConversation, type ConversationRow } from "../../store/conversations.js";
-import { deleteGroupMember, insertGroupMember, setGroupTitle, touchGroup } from "../../store/groups.js";
+import {
+  findAccountConversation,
+  type ConversationRow,
+  deleteGroupMember,
+  insertGroupMember,
+  setGroupTitle,
+  touchGroup,
+} from "../../store/conversations/index.js";
 import { emitEvent, nextListTime, type DomainContext } from "../core/index.js";
 import { contactProfile, numberByHandle, numberStatus } from "../world/index.js";
 import { conversationForPath, toChat } from "./chats.js";

@@ -1,5 +1,5 @@
 import type { Channel } from "../../contract/common.js";
-import type { GroupKind } from "../../store/engine/schema.js";
+import type { GroupKind } from "../../store/conversations/index.js";
 import type { Service } from "./threads.js";
 
 export type { GroupKind };

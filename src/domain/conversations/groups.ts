@@ -1,6 +1,14 @@
 import { invalidRequest, invalidState } from "../../lib/app-error.js";
-import { findConversationOfNumber, insertConversation, type ConversationRow } from "../../store/conversations.js";
-import { findGroup, insertGroup, listGroupConversations, listGroupMembers, type GroupRow } from "../../store/groups.js";
+import {
+  findConversationOfNumber,
+  insertConversation,
+  type ConversationRow,
+  findGroup,
+  insertGroup,
+  listGroupConversations,
+  listGroupMembers,
+  type GroupRow,
+} from "../../store/conversations/index.js";
 import type { DomainContext } from "../core/index.js";
 import { numberByHandle, type AccountNumber } from "../world/index.js";
 import { GROUP_KINDS, type GroupKind } from "./group-rules.js";

@@ -2,8 +2,7 @@ import { typingBody, type ChatRemoteView, type ChatResource } from "../../contra
 import { invalidRequest, invalidState } from "../../lib/app-error.js";
 import { isoTimeOrNull } from "../../lib/clock.js";
 import { parseInput } from "../../lib/validation.js";
-import { markThreadRead, setTypingUntil } from "../../store/conversation-activity.js";
-import type { ConversationRow } from "../../store/conversations.js";
+import { markThreadRead, setTypingUntil, type ConversationRow } from "../../store/conversations/index.js";
 import type { DomainContext } from "../core/index.js";
 import { conversationForPath, threadChannel, toChat } from "./chats.js";
 import { TYPING_BUBBLE_MS } from "./group-rules.js";

@@ -6,7 +6,7 @@ import {
   insertConversation,
   touchConversation,
   type ConversationRow,
-} from "../../store/conversations.js";
+} from "../../store/conversations/index.js";
 import type { DomainContext } from "../core/index.js";
 
 /** A thread's service: iMessage and SMS share one thread per contact; WhatsApp has its own. */

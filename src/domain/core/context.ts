@@ -1,6 +1,6 @@
 import type { Clock } from "../../lib/clock.js";
 import type { IdSource } from "../../lib/ids.js";
-import { createMemoryBlobStore, type BlobStore } from "../../store/blob-store.js";
+import { createMemoryBlobStore, type BlobStore } from "../../store/attachments/index.js";
 import type { Db } from "../../store/engine/index.js";
 import { createBus, type DomainBus } from "./bus.js";
 import type { EmittedEvent } from "./events.js";

@@ -6,8 +6,10 @@ import {
   insertMessageAction,
   updateMessageAction,
   type MessageActionRow,
-} from "../../store/message-actions.js";
-import { findMessageById, updateMessage, type MessageRow } from "../../store/messages.js";
+  findMessageById,
+  updateMessage,
+  type MessageRow,
+} from "../../store/messages/index.js";
 import { emitEvent, scheduleJob, type DomainContext, type JobHandler } from "../core/index.js";
 import { meetFaults, type Channel } from "../world/index.js";
 import { otherCopies } from "./group-delivery.js";

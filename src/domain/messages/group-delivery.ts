@@ -4,8 +4,9 @@ import {
   insertReceipts,
   listCopyIds,
   updateReceipt,
-} from "../../store/group-messages.js";
-import { findMessageById, type MessageRow } from "../../store/messages.js";
+  findMessageById,
+  type MessageRow,
+} from "../../store/messages/index.js";
 import { conversationOfNumber, GROUP_KINDS, groupById, touchThread, type Group } from "../conversations/index.js";
 import { nextListTime, type DomainContext } from "../core/index.js";
 import { numberByHandle, type AccountNumber } from "../world/index.js";

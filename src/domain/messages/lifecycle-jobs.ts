@@ -1,5 +1,5 @@
-import { setConversationChannel } from "../../store/conversations.js";
-import { findMessageById, type MessageRow } from "../../store/messages.js";
+import { setConversationChannel } from "../../store/conversations/index.js";
+import { findMessageById, type MessageRow } from "../../store/messages/index.js";
 import { prepareMessageMedia } from "../attachments/index.js";
 import type { DomainContext, JobHandler } from "../core/index.js";
 import { contactProfile, meetFaults, numberByHandle, type ContactProfile } from "../world/index.js";

@@ -2,7 +2,7 @@ import { listMessagesQuery as listQuery } from "../../contract/messages.js";
 import { invalidRequest, notFound } from "../../lib/app-error.js";
 import { isUuid } from "../../lib/ids.js";
 import { parseInput } from "../../lib/validation.js";
-import { findAccountMessage, listMessageRows, type MessageRow } from "../../store/messages.js";
+import { findAccountMessage, listMessageRows, type MessageRow } from "../../store/messages/index.js";
 import { conversationForField } from "../conversations/index.js";
 import type { DomainContext } from "../core/index.js";
 import { toMessage, type MessageResource } from "./views.js";

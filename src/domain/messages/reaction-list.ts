@@ -3,7 +3,7 @@ import type { EventPayload } from "../../contract/events.js";
 import { isoTime } from "../../lib/clock.js";
 import { parseInput } from "../../lib/validation.js";
 import { listEventPayloadsOfType } from "../../store/core/index.js";
-import { listLandedReactions } from "../../store/message-actions.js";
+import { listLandedReactions } from "../../store/messages/index.js";
 import { conversationForField } from "../conversations/index.js";
 import type { DomainContext } from "../core/index.js";
 

@@ -1,8 +1,7 @@
 import type { Channel } from "../../contract/common.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
-import { markInbound, type ConversationRow } from "../../store/conversations.js";
-import { insertGroupMessage } from "../../store/group-messages.js";
-import { insertMessage, type MessageRow } from "../../store/messages.js";
+import { markInbound, type ConversationRow } from "../../store/conversations/index.js";
+import { insertGroupMessage, insertMessage, type MessageRow } from "../../store/messages/index.js";
 import { attachInbound, copyAttachments } from "../attachments/index.js";
 import { emitEvent, type DomainContext } from "../core/index.js";
 import { freshRetryColumns } from "./retry-policy.js";

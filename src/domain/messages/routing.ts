@@ -2,7 +2,7 @@ import { availabilityQuery, type HandleAvailability } from "../../contract/messa
 import { parseInput } from "../../lib/validation.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { requireHandle } from "../../lib/handle-input.js";
-import { hasInboundFrom } from "../../store/conversations.js";
+import { hasInboundFrom } from "../../store/conversations/index.js";
 import type { DomainContext } from "../core/index.js";
 import { contactProfile, type AccountNumber, type Channel, type ContactProfile } from "../world/index.js";
 

@@ -5,11 +5,14 @@ import { requireHandle } from "../../lib/handle-input.js";
 import { parseHandleMemo } from "../../lib/handle-memo.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
-import type { ConversationRow } from "../../store/conversations.js";
-import { insertGroupMessage } from "../../store/group-messages.js";
+import type { ConversationRow } from "../../store/conversations/index.js";
+import {
+  insertGroupMessage,
+  findAccountMessage,
+  insertMessage,
+  type MessagesTable,
+} from "../../store/messages/index.js";
 import { findIdempotentResource, saveIdempotencyKey } from "../../store/core/index.js";
-import { findAccountMessage, insertMessage } from "../../store/messages.js";
-import type { MessagesTable } from "../../store/engine/schema.js";
 import { claimAttachments } from "../attachments/index.js";
 import {
   assertStillMember,

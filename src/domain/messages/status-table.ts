@@ -1,6 +1,5 @@
 import { invalidState } from "../../lib/app-error.js";
-import { findGroupMessage } from "../../store/group-messages.js";
-import { saveLifecycle, type LifecycleColumn, type MessageRow } from "../../store/messages.js";
+import { findGroupMessage, saveLifecycle, type LifecycleColumn, type MessageRow } from "../../store/messages/index.js";
 import { emitEvent, scheduleJob, type DomainContext } from "../core/index.js";
 import { contactProfile, type ContactProfile } from "../world/index.js";
 import { memberTraits } from "./recipients.js";

@@ -2,8 +2,7 @@ import type { Channel } from "../../contract/common.js";
 import type { MessageResource } from "../../contract/messages.js";
 import type { MessageStatus } from "../../contract/statuses.js";
 import { isoTime, isoTimeFrom, isoTimeOrNull } from "../../lib/clock.js";
-import { findGroupMessage, listReceipts } from "../../store/group-messages.js";
-import type { MessageRow, MessageViewRow } from "../../store/messages.js";
+import { findGroupMessage, listReceipts, type MessageRow, type MessageViewRow } from "../../store/messages/index.js";
 import { listMessageAttachments } from "../attachments/index.js";
 import type { DomainContext, EventFields } from "../core/index.js";
 

@@ -6,8 +6,8 @@ import {
 import { invalidRequest, invalidState } from "../../lib/app-error.js";
 import { requireHandle } from "../../lib/handle-input.js";
 import { parseInput } from "../../lib/validation.js";
-import { isParticipant, listOneToOnes, type ConversationRow } from "../../store/conversations.js";
-import { updateMessage } from "../../store/messages.js";
+import { isParticipant, listOneToOnes, type ConversationRow } from "../../store/conversations/index.js";
+import { updateMessage } from "../../store/messages/index.js";
 import {
   assertMember,
   conversationForField,

@@ -1,9 +1,8 @@
 import { simulateFailBody as failBody } from "../../contract/world.js";
 import { invalidState } from "../../lib/app-error.js";
 import { parseInput } from "../../lib/validation.js";
-import { setConversationChannel } from "../../store/conversations.js";
-import { listReceipts } from "../../store/group-messages.js";
-import { updateMessage, type MessageRow } from "../../store/messages.js";
+import { setConversationChannel } from "../../store/conversations/index.js";
+import { listReceipts, updateMessage, type MessageRow } from "../../store/messages/index.js";
 import { GROUP_KINDS, type Group } from "../conversations/index.js";
 import type { DomainContext } from "../core/index.js";
 import {

@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
-import { compileOnce } from "./engine/compiled-query.js";
-import type { Db } from "./engine/db.js";
-import type { GroupMessagesTable, GroupReceiptsTable } from "./engine/schema.js";
+import { compileOnce } from "../engine/compiled-query.js";
+import type { Db } from "../engine/db.js";
+import type { GroupMessagesTable, GroupReceiptsTable } from "./tables.js";
 
 /** A group message's link row as read back. */
 export type GroupMessageRow = Selectable<GroupMessagesTable>;

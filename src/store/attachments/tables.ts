@@ -37,7 +37,7 @@ export interface AttachmentsTable {
   updated_at: number;
 }
 
-/** Every attachments table, as kysely sees it. */
+/** Every table of the attachments, as kysely sees it. */
 export interface AttachmentTables {
   attachments: AttachmentsTable;
 }

@@ -1,8 +1,8 @@
 import { sql, type Selectable } from "kysely";
-import { compileOnce } from "./engine/compiled-query.js";
-import type { Db } from "./engine/db.js";
+import { compileOnce } from "../engine/compiled-query.js";
+import type { Db } from "../engine/db.js";
 import type { ConversationRow } from "./conversations.js";
-import type { ChatGroupsTable } from "./engine/schema.js";
+import type { ChatGroupsTable } from "./tables.js";
 
 /** A group row as read back. */
 export type GroupRow = Selectable<ChatGroupsTable>;

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from "kysely";
-import { allColumns, compileOnce } from "./engine/compiled-query.js";
-import type { Db } from "./engine/db.js";
-import type { ConversationsTable } from "./engine/schema.js";
+import { allColumns, compileOnce } from "../engine/compiled-query.js";
+import type { Db } from "../engine/db.js";
+import type { ConversationsTable } from "./tables.js";
 
 /** A conversation row as read back. */
 export type ConversationRow = Selectable<ConversationsTable>;

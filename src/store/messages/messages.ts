@@ -1,7 +1,8 @@
 import type { Kysely, Selectable, Updateable } from "kysely";
-import { allColumns, compileOnce } from "./engine/compiled-query.js";
-import type { Db } from "./engine/db.js";
-import type { Database, MessagesTable } from "./engine/schema.js";
+import { allColumns, compileOnce } from "../engine/compiled-query.js";
+import type { Db } from "../engine/db.js";
+import type { Database } from "../engine/schema.js";
+import type { MessagesTable } from "./tables.js";
 
 /** A message row as read back. */
 export type MessageRow = Selectable<MessagesTable>;

@@ -1,6 +1,6 @@
 import type { Selectable, Updateable } from "kysely";
-import type { Db } from "./engine/db.js";
-import type { MessageActionsTable } from "./engine/schema.js";
+import type { Db } from "../engine/db.js";
+import type { MessageActionsTable } from "./tables.js";
 
 /** A pending or finished react/edit/unsend as read back. */
 export type MessageActionRow = Selectable<MessageActionsTable>;

@@ -1,41 +1,7 @@
-/** Rows of the messaging tables: conversations and their participants, messages, actions, faults. */
-
-/** A thread: one-to-one, or one member number's conversation in a group (is_group, group_id). */
-export interface ConversationsTable {
-  id: string;
-  account_id: string;
-  /** The account's number this thread belongs to. */
-  from_handle: string;
-  /** The contact of a one-to-one thread; null for groups (their members are chat_group_members). */
-  remote_handle: string | null;
-  /** `text` (iMessage/SMS share one thread per contact) or `whatsapp`. */
-  service: "text" | "whatsapp";
-  is_group: number;
-  /** One-to-one threads have none (null); a group's title is its chat_groups row's. */
-  title: string | null;
-  /** The channel of the thread's newest sent or received message; null until one is. */
-  channel: string | null;
-  /** When the contact first wrote in this thread: the Android rule's "inbound message on record". */
-  inbound_at: number | null;
-  /** created_at of the newest message: unique, so chats page on it without skips. */
-  last_message_at: number;
-  created_at: number;
-  updated_at: number;
-  /** The group this conversation is one member number's view of; null for one-to-one threads (0006). */
-  group_id: string | null;
-  /** Until when the contacts see the account's typing bubble; null when hidden (0006). */
-  typing_until: number | null;
-  /** When the account last marked the thread read (0006). */
-  last_read_at: number | null;
-}
-
-/** Who takes part in a one-to-one thread besides the account's number. */
-export interface ConversationParticipantsTable {
-  conversation_id: string;
-  /** The contact's handle (groups keep their members in chat_group_members). */
-  handle: string;
-  created_at: number;
-}
+/**
+ * Rows of the messages: outbound and inbound, the actions made on them (react, edit, unsend), and
+ * the copies of a group message with its members' receipts.
+ */
 
 /** A message, outbound or inbound, with its send retry bookkeeping. */
 export interface MessagesTable {
@@ -98,10 +64,31 @@ export interface MessageActionsTable {
   updated_at: number;
 }
 
-/** Every messaging table, as kysely sees it. */
-export interface MessagingTables {
-  conversations: ConversationsTable;
-  conversation_participants: ConversationParticipantsTable;
+/** Marks a message as a group message and ties the copies of one message together. */
+export interface GroupMessagesTable {
+  message_id: string;
+  group_id: string;
+  /**
+   * The id shared by every copy of one group message (each member number of the account records
+   * its own): the first copy's id.
+   */
+  origin_id: string;
+  created_at: number;
+}
+
+/** One member's receipt of an outbound group message. */
+export interface GroupReceiptsTable {
+  message_id: string;
+  handle: string;
+  position: number;
+  delivered_at: number | null;
+  read_at: number | null;
+}
+
+/** Every table of the messages, as kysely sees it. */
+export interface MessageTables {
   messages: MessagesTable;
   message_actions: MessageActionsTable;
+  group_messages: GroupMessagesTable;
+  group_receipts: GroupReceiptsTable;
 }

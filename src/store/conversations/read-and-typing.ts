@@ -1,4 +1,4 @@
-import type { Db } from "./engine/db.js";
+import type { Db } from "../engine/db.js";
 
 /** Shows the account's typing bubble until `until`, or hides it (null). */
 export function setTypingUntil(db: Db, conversationId: string, until: number | null): void {

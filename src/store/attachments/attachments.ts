@@ -1,6 +1,6 @@
 import type { Selectable, Updateable } from "kysely";
-import type { Db } from "./engine/db.js";
-import type { AttachmentsTable } from "./engine/schema.js";
+import type { Db } from "../engine/db.js";
+import type { AttachmentsTable } from "./tables.js";
 
 /** An attachment row as read back. */
 export type AttachmentRow = Selectable<AttachmentsTable>;
