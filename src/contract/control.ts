@@ -60,7 +60,7 @@ export const settleBody = z
   })
   .optional();
 
-/** What a settle answers (SANDBOX.md section 8.1). */
+/** What a settle answers (docs/control-api.md, "Settle"). */
 export const settleResult = z
   .object({
     now: timestamp.meta({ description: "the clock's time: every job due at or before it has run" }),

@@ -49,7 +49,7 @@ class Settle {
 }
 
 /**
- * Settles (SANDBOX.md section 8.1): each waits until every job due at or before the clock's time
+ * Settles (docs/control-api.md, "Settle"): each waits until every job due at or before the clock's time
  * when it was called has run, and every job those scheduled due at once too, whatever the clock.
  * It never moves the clock and never runs a job itself: the scheduler's loop (or an advance) runs
  * them, and a settle only watches. Four things finish late and are waited for: a job a job

@@ -25,7 +25,7 @@ async function receivedEventIds(t: TestSandbox) {
   return (res.body.data as { id: string }[]).map((event) => event.id);
 }
 
-describe("POST /sandbox/v1/settle (SANDBOX.md section 8.1)", () => {
+describe("POST /sandbox/v1/settle: nothing due left in flight", () => {
   const t = useSandbox();
   const app = useReceiver();
   const other = useReceiver();

@@ -6,7 +6,7 @@ const NUMBER = "+14155550101";
 const CONTACT = "+14155550191";
 
 /**
- * What a user's suite does (SANDBOX.md section 8.1): a control action, then settle, and only then
+ * What a user's suite does: a control action, then settle, and only then
  * a look at its app, here a receiver that takes 300 ms to handle each delivery.
  */
 describe.each(["manual", "real"] as const)("sb.settle() on a %s clock", (clock) => {

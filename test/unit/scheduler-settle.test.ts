@@ -24,7 +24,7 @@ async function turns(n = 50): Promise<void> {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-describe("settle: nothing due in flight (SANDBOX.md section 8.1)", () => {
+describe("settle: nothing due left in flight", () => {
   let db: Db;
   let clock: SchedulerClock;
   let scheduler: Scheduler;

@@ -26,7 +26,7 @@ export interface SandboxControl {
   advance(ms: number): Promise<{ now: number; mode: ClockMode }>;
   /**
    * Waits until every job due at or before now has run and every first delivery attempt due has
-   * finished, on either clock, without moving it (SANDBOX.md section 8.1); 408 settle_timeout
+   * finished, on either clock, without moving it (docs/control-api.md, "Settle"); 408 settle_timeout
    * after `timeoutMs` (real time, default 10 s) naming the deliveries still in flight.
    */
   settle(timeoutMs?: number): Promise<Settled>;

@@ -15,7 +15,7 @@ export const MAX_SETTLE_TIMEOUT_MS = 300_000;
 /** How many deliveries a settle_timeout names before "and N more". */
 const NAMED = 10;
 
-/** What a settle answers: the clock's time, and how much it waited for (SANDBOX.md section 8.1). */
+/** What a settle answers: the clock's time, and how much it waited for (docs/control-api.md, "Settle"). */
 export interface Settled {
   now: number;
   /** The jobs it waited for, first attempts included. */

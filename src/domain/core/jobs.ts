@@ -29,7 +29,7 @@ export interface UnfinishedJob {
   inFlight: boolean;
 }
 
-/** What a settle of the scheduler came to (SANDBOX.md section 8.1). */
+/** What a settle of the scheduler came to (docs/control-api.md, "Settle"). */
 export interface SettleOutcome {
   /** Everything it waited for finished (false: the time ran out first, or the scheduler stopped). */
   settled: boolean;

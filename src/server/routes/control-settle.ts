@@ -4,7 +4,7 @@ import { parseDuration } from "../../lib/duration.js";
 import { parseInput } from "../../lib/validation.js";
 import { ok, type Route } from "../route.js";
 
-/** POST /sandbox/v1/settle: wait until nothing due is in flight (SANDBOX.md section 8.1). */
+/** POST /sandbox/v1/settle: wait until nothing due is in flight (docs/control-api.md, "Settle"). */
 export const controlSettleRoutes: Route[] = [
   {
     method: "POST",
