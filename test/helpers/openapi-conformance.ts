@@ -56,7 +56,9 @@ export function conformanceChecker(document: Record<string, any>): (answer: Reco
     // A HEAD answer carries the GET's headers and no body: there is nothing to validate.
     if (answer.method === "HEAD") return undefined;
     const mediaType = answer.contentType?.split(";")[0]?.trim() ?? "";
-    const content = declared.content?.[mediaType];
+    // A media range (`*/*`, `text/*`) covers every type it names, as OpenAPI says.
+    const content =
+      declared.content?.[mediaType] ?? declared.content?.[`${mediaType.split("/")[0]}/*`] ?? declared.content?.["*/*"];
     if (!content)
       return `${where}: content type ${mediaType || "(none)"} not declared (${Object.keys(declared.content ?? {}).join(", ")})`;
     if (mediaType !== "application/json" || !content.schema) return undefined;

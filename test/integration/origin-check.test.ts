@@ -148,6 +148,22 @@ describe("the Origin check on both hosts", () => {
     expect(advance.status, advance.body).toBe(200);
   });
 
+  it("answers its own origin on every kind of route, each without a CORS header (checked for every answer of this file)", async () => {
+    const page = await client.send(port, { path: "/", host: `localhost:${port}`, origin: `http://localhost:${port}` });
+    expect(page.status).toBe(200);
+    const asset = /src="(\/inspector\/[^"]+\.js)"/.exec(page.body)?.[1] ?? "";
+    for (const [p, path] of [
+      [port, asset],
+      [port, "/openapi.json"],
+      [port, "/healthz"],
+      [otpPort, "/openapi.json"],
+      [otpPort, "/healthz"],
+    ] as const) {
+      const answer = await client.send(p, { path, host: "127.0.0.1", origin: `http://127.0.0.1:${port}` });
+      expect(answer.status, path).toBe(200);
+    }
+  });
+
   it("a preflight from another origin gets no CORS answer: 403, and from its own origin a plain 405", async () => {
     const preflight = {
       method: "OPTIONS",
