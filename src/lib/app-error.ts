@@ -25,7 +25,12 @@ export type ErrorCode =
   | "unsupported_media_type"
   | "rate_limited"
   | "unavailable"
-  | "internal_error";
+  | "internal_error"
+  // Starting a sandbox (serve, startSandbox), never an HTTP answer:
+  | "database_locked"
+  | "sandbox_running"
+  | "port_in_use"
+  | "invalid_fixture";
 
 /** The one error the domain throws; the HTTP edge turns it into `{ error, message, request_id }`. */
 export class AppError extends Error {

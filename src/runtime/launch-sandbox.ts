@@ -21,7 +21,7 @@ import {
   type SandboxControl,
 } from "../domain/control/index.js";
 import { closeWebhookConnections } from "../domain/webhooks/index.js";
-import { invalidRequest } from "../lib/app-error.js";
+import { invalidRequest, isAppError } from "../lib/app-error.js";
 import type { ClockMode } from "../lib/clock.js";
 import { parseAllowedHosts } from "../lib/host-names.js";
 import { cryptoIds, type IdSource } from "../lib/ids.js";
@@ -31,7 +31,7 @@ import { HostGuard } from "../server/host-guard.js";
 import { createMessagingApp, createOtpApp, type HostApp } from "../server/hosts.js";
 import { serveApp, type ListeningHost } from "../server/listen.js";
 import { openBlobStore } from "../store/attachments/index.js";
-import { openDatabase, type Db } from "../store/engine/index.js";
+import { lockDatabaseFile, openDatabase, type DatabaseLock, type Db } from "../store/engine/index.js";
 import { loadDefaultFixture, loadFixtureFile } from "./fixture-source.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { MODULES } from "./modules.js";
@@ -95,12 +95,26 @@ export interface Sandbox {
   /** The address both hosts are bound to (`0.0.0.0` for every interface); undefined when not listening. */
   listenAddress: string | undefined;
   db: Db;
-  stop(): Promise<void>;
+  /**
+   * Stops: hosts closed, the running tick finished, webhook attempts still in flight after
+   * `graceMs` (default 2 s) aborted and left due for the next start, the database closed.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 async function resolveWithDns(host: string): Promise<string[]> {
   const records = await lookup(host, { all: true, verbatim: true });
   return records.map((record) => record.address);
+}
+
+/** Holds a database file for this process (409 `database_locked` when another holds it). */
+function holdDatabase(path: string): DatabaseLock {
+  try {
+    return lockDatabaseFile(path, { nativeBinding: sqliteAddon() });
+  } catch (error) {
+    if (isAppError(error)) throw error;
+    throw invalidRequest(`Cannot open the database ${path}: ${(error as Error).message}`);
+  }
 }
 
 /** Starts a sandbox: validates the fixture and checks the ports first, then opens the database, seeds, serves. */
@@ -134,18 +148,23 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   const host = options.host ?? "127.0.0.1";
   if (options.listen !== false) await assertPortsFree(host, [options.port ?? 0, options.otpPort ?? 0]);
 
+  // --- Hold the database file: one process per database, refused before anything is written ---
+  const path = options.db ?? ":memory:";
+  const lock = path === ":memory:" ? undefined : holdDatabase(path);
+
   // --- Store, clock, domain ---
-  const db = await openDatabase(options.db ?? ":memory:", {
+  const db = await openDatabase(path, {
     nativeBinding: sqliteAddon(),
     workerSqlite: isSingleBinary() ? binaryWorkerSqlite : undefined,
   }).catch((error: Error) => {
+    lock?.release();
     throw invalidRequest(`Cannot open the database ${options.db}: ${error.message}`);
   });
   const blobs = openBlobStore(options.db ?? ":memory:");
   const clock = openClock(db, options.clock ?? "manual", Date.now());
   const modules = options.modules ?? MODULES;
   const bus = createBus((error) =>
-    logger.error("listener failed", { error: error instanceof Error ? error.stack : String(error) }),
+    logger.error("listener failed", { error: error instanceof Error ? error : String(error) }),
   );
   const ctx = createContext({
     db,
@@ -158,14 +177,22 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     resolveHost: options.resolveHost ?? resolveWithDns,
     blobs,
   });
-  const seeded: CreatedAccount[] = isSeeded(ctx) ? [] : seedFixture(ctx, fixture);
+  let seeded: CreatedAccount[];
+  try {
+    seeded = isSeeded(ctx) ? [] : seedFixture(ctx, fixture);
+  } catch (error) {
+    db.close();
+    lock?.release();
+    throw error;
+  }
 
   // --- Scheduler ---
   const scheduler = new Scheduler({
     db,
     clock,
     handlers: jobHandlersOf(ctx, modules),
-    onJobError: (job, error) => logger.error("job failed", { job: job.kind, id: job.id, error: String(error) }),
+    onJobError: (job, error) =>
+      logger.error("job failed", { job: job.kind, id: job.id, error: error instanceof Error ? error : String(error) }),
   });
   bus.on("job", ({ dueAt, lane }) => scheduler.wake(dueAt, lane));
   db.onCommit(() => bus.publish("changed", null));
@@ -179,7 +206,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
 
   // --- Hosts ---
   const onUnexpectedError = (error: unknown) =>
-    logger.error("unexpected error", { error: error instanceof Error ? error.stack : String(error) });
+    logger.error("unexpected error", { error: error instanceof Error ? error : String(error) });
   const version = packageVersion();
   const guard = new HostGuard({ bindHost: host, allowedHosts });
   const messagingApp = createMessagingApp({ ctx, control, version, guard, onUnexpectedError });
@@ -194,6 +221,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     } catch (error) {
       await Promise.all(hosts.map((h) => h.close()));
       db.close();
+      lock?.release();
       throw error;
     }
   }
@@ -226,14 +254,15 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     otpApp,
     listenAddress: hosts[0]?.address,
     db,
-    stop() {
+    stop(graceMs) {
       stopped ??= (async () => {
         await Promise.all(hosts.map((h) => h.close()));
-        await scheduler.stop();
+        await scheduler.stop(graceMs);
         await closeWebhookConnections(ctx);
         // Where a real clock stood, so that the next start, in either mode, goes on from there.
         clock.save();
         db.close();
+        lock?.release();
       })();
       return stopped;
     },

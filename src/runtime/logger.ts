@@ -3,6 +3,8 @@ export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** Detail for `--log-level debug` (each webhook attempt); optional for loggers that never show it. */
+  debug?(message: string, fields?: Record<string, unknown>): void;
 }
 
 /** A logger that drops everything. */

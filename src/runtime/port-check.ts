@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:net";
-import { AppError } from "../lib/app-error.js";
+import { listenError } from "../lib/listen-error.js";
 
 function listen(host: string, port: number): Promise<Server> {
   const server = createServer();
@@ -28,7 +28,7 @@ export async function assertPortsFree(host: string, ports: readonly number[]): P
       try {
         held.push(await listen(host, port));
       } catch (error) {
-        throw new AppError("invalid_request", 400, `Cannot listen on ${host}:${port}: ${(error as Error).message}`);
+        throw listenError(host, port, error);
       }
     }
   } finally {

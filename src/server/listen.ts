@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import { toNodeHandler, type H3 } from "h3";
-import { AppError } from "../lib/app-error.js";
+import { listenError } from "../lib/listen-error.js";
 import { answerProtocolErrors } from "./client-error.js";
 
 /** A host listening on a socket. */
@@ -32,7 +32,7 @@ export async function serveApp(app: H3, host: string, port: number): Promise<Lis
       });
     });
   } catch (error) {
-    throw new AppError("invalid_request", 400, `Cannot listen on ${host}:${port}: ${(error as Error).message}`);
+    throw listenError(host, port, error);
   }
   const address = server.address();
   const boundPort = typeof address === "object" && address ? address.port : port;

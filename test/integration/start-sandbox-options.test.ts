@@ -62,6 +62,24 @@ describe("startSandbox() options", () => {
     await again.stop();
   });
 
+  it("holds its database file: a second startSandbox({ db }) on it throws database_locked naming the file and the pid, until stop()", async () => {
+    const db = join(mkdtempSync(join(tmpdir(), "msgctl-held-")), "sandbox.db");
+    const first = await startSandbox({ db });
+    const error = await startSandbox({ db }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: "database_locked" });
+    expect((error as Error).message).toContain(db);
+    expect((error as Error).message).toContain(`pid ${process.pid}`);
+    // The first one was not disturbed.
+    expect((await first.client.numbers.list()).length).toBeGreaterThan(0);
+    await first.stop();
+    const second = await startSandbox({ db });
+    await second.stop();
+  });
+
   it("ends a waitForEvent still pending when the sandbox stops; an unknown account rejects, it does not throw", async () => {
     const sandbox = await startSandbox();
     const unknown = sandbox.waitForEvent("message.read", { account: "Nope" });

@@ -57,7 +57,8 @@ function checkpointLoop(load: NodeJS.Require): void {
     Database = module.exports;
     nativeBinding = sqlite.nativeBinding;
   }
-  const db = new Database(path, { fileMustExist: true, nativeBinding });
+  // Whatever this connection meets busy waits as long as the main connection would (database.ts).
+  const db = new Database(path, { fileMustExist: true, nativeBinding, timeout: 5_000 });
   db.pragma("synchronous = NORMAL");
   db.pragma("wal_autocheckpoint = 0");
   // Slot 0 counts commits, slot 1 says stop (COMMITS and STOP: this code cannot see them).
@@ -70,6 +71,9 @@ function checkpointLoop(load: NodeJS.Require): void {
       continue;
     }
     seen = commits;
+    // PASSIVE never waits for the writer and never fails on a busy database: SQLite reports it in
+    // the result (PRAGMA wal_checkpoint turns SQLITE_BUSY into busy = 1), and the next commits
+    // bring the next try.
     const [result] = db.pragma("wal_checkpoint(PASSIVE)") as { log: number }[];
     if (result && result.log >= restartFrames) parentPort?.postMessage("restart");
     Atomics.wait(state, 1, 0, intervalMs);
