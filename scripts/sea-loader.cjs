@@ -9,6 +9,20 @@
 //
 // `MSGCTL_CODE_CACHE=report` prints on stderr whether V8 accepted the cache (the binary's test checks it).
 "use strict";
+// SIGINT and SIGTERM are caught before the bundle is even compiled, and the process named for what
+// it runs, as bin/msgctl does (see there).
+const serving = process.argv.slice(2).find((arg) => !arg.startsWith("-")) === "serve";
+const latch = (signal) => {
+  if (serving) process.exit(0);
+  process.off("SIGINT", latch);
+  process.off("SIGTERM", latch);
+  process.kill(process.pid, signal);
+};
+process.on("SIGINT", latch);
+process.on("SIGTERM", latch);
+globalThis[Symbol.for("msgctl.signal-latch")] = latch;
+process.title = ["msgctl", ...process.argv.slice(2)].join(" ");
+
 const { getRawAsset } = require("node:sea");
 const { Script } = require("node:vm");
 const { dirname } = require("node:path");

@@ -39,9 +39,25 @@ export function stopOnBrokenPipe(stop: () => void): void {
   stopsOnBrokenPipe.add(stop);
 }
 
-/** Exits with `code` once stdout and stderr are flushed. */
+/** When set (performance.now() milliseconds): the exit waits for stdout and stderr until then at most. */
+let flushDeadline: number | undefined;
+
+/**
+ * For `serve`, which must end within its stop deadline whatever its reader does: the exit waits
+ * for output no later than `at` (performance.now() milliseconds), then leaves the rest unsaid.
+ */
+export function limitExitWait(at: number): void {
+  flushDeadline = Math.min(flushDeadline ?? at, at);
+}
+
+/** Exits with `code` once stdout and stderr are flushed (or the limit of `limitExitWait` passed). */
 export async function exitAfterFlush(code: number): Promise<never> {
   finishedWith = code;
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  const flushes = Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  if (flushDeadline === undefined) await flushes;
+  else {
+    const wait = Math.max(0, flushDeadline - performance.now());
+    await Promise.race([flushes, new Promise((resolve) => setTimeout(resolve, wait))]);
+  }
   process.exit(code);
 }

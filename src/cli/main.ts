@@ -1,59 +1,49 @@
-import { Chalk } from "chalk";
-import { CommanderError } from "commander";
-import { ApiError, ConnectionError } from "../client/http.js";
-import { isAppError } from "../lib/app-error.js";
+import type { Command } from "commander";
 import { packageVersion } from "../runtime/version.js";
 import { exitAfterFlush, exitQuietlyOnBrokenPipe } from "./exit.js";
-import { SIGNAL_EXIT } from "./interrupt.js";
-import { wantsColor } from "./output.js";
 import { createProgram } from "./program.js";
-import { UsageError } from "./usage-error.js";
+import { EXIT, reportError } from "./report-error.js";
+import { releaseSignals } from "./signals.js";
 
-/** Exit statuses (SANDBOX.md section 6). */
-export const EXIT = { ok: 0, apiError: 1, usage: 2 } as const;
+export { EXIT, reportError } from "./report-error.js";
 
-/** Maps anything a command threw to an exit status, printing it on stderr. */
-export function reportError(error: unknown, stderr: (text: string) => void = (t) => process.stderr.write(t)): number {
-  const c = new Chalk({ level: wantsColor(process.stderr) ? 1 : 0 });
-  if (error instanceof CommanderError) {
-    // Commander already printed its message (or the help / version text).
-    return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  }
-  // Ctrl-C in a prompt (init, otp walkthrough): @inquirer/prompts rejects; the person chose to leave.
-  if ((error as Error)?.name === "ExitPromptError") return SIGNAL_EXIT.SIGINT;
-  if (error instanceof ApiError) {
-    stderr(
-      `${c.red("error")} ${c.bold(error.code)}: ${error.message}${error.requestId ? c.dim(` (request id ${error.requestId})`) : ""}\n`,
-    );
-    return EXIT.apiError;
-  }
-  if (error instanceof UsageError || isAppError(error)) {
-    stderr(`${c.red("error")} ${(error as Error).message}\n`);
-    return EXIT.usage;
-  }
-  // An absent or unreachable sandbox is 1 like any failed API call: a script's `|| retry` covers both.
-  if (
-    error instanceof ConnectionError ||
-    ["NoSandboxError", "WaitTimeout", "SignatureMismatch", "TriggerFailed"].includes((error as Error)?.name)
-  ) {
-    stderr(`${c.red("error")} ${(error as Error).message}\n`);
-    return EXIT.apiError;
-  }
-  stderr(
-    `${c.red("msgctl crashed")} — this is a bug, please report it with the trace below.\n${(error as Error)?.stack ?? String(error)}\n`,
-  );
-  return EXIT.apiError;
+/**
+ * Whether `--json` is among the flags, read before commander parses them: a command line
+ * commander refuses still gets its error as JSON. Nothing after `--` is a flag.
+ */
+function wantsJson(argv: string[]): boolean {
+  const args = argv.slice(2);
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).includes("--json");
+}
+
+/** Under --json, commander says nothing itself: its errors are reported as JSON on stdout instead. */
+function silenceCommander(command: Command): void {
+  command.configureOutput({ writeErr: () => {}, outputError: () => {} });
+  for (const sub of command.commands) silenceCommander(sub);
 }
 
 /** The CLI's entry: parses argv, runs one command, exits with its status once its output is out. */
 export async function run(argv: string[]): Promise<void> {
   exitQuietlyOnBrokenPipe();
+  const json = wantsJson(argv);
+  // A bug that escapes every command (a listener that throws) is reported like any failure.
+  const crash = (error: unknown) => process.exit(reportError(error, { json }));
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
   const program = createProgram(packageVersion());
+  if (json) silenceCommander(program);
+  // `serve` takes SIGINT and SIGTERM over from the entry script (commands/serve.ts); every other
+  // command leaves them their default action.
+  program.hook("preAction", (_, command) => {
+    if (command.name() !== "serve" || command.parent !== program) releaseSignals();
+  });
   let code: number = EXIT.ok;
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    code = reportError(error);
+    code = reportError(error, { json });
   }
+  releaseSignals();
   await exitAfterFlush(code);
 }

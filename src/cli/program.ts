@@ -72,6 +72,8 @@ export function createProgram(version: string): Command {
     .option("--strict-urls", "webhook URLs follow spec 4.4 to the letter (loopback rejected too)")
     .option("--no-state-file", "do not write <state-dir>/sandbox.json")
     .option("--quiet", "print only the ready line or banner, no logs")
+    .option("--log-file <path>", "write log records to this file (folders made) instead of stdout")
+    .option("--log-level <level>", "error, info or debug (each webhook attempt)", "info")
     .action(
       action(async (flags, out) => {
         const { serve } = await import("./commands/serve.js");

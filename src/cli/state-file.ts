@@ -55,6 +55,24 @@ export function writerIsRunning(state: StateFile): boolean {
   }
 }
 
+/**
+ * The sandbox a state file describes when it still runs: its pid is alive and it answers
+ * `/healthz` at its `base_url`. A live pid alone is no proof (a container's pids repeat at
+ * every start); a file that fails either test is stale. Undefined for none, a stale one, or ours.
+ */
+export async function liveSandbox(stateDir: string): Promise<StateFile | undefined> {
+  const state = readStateFile(stateDir);
+  if (!state || !Number.isInteger(state.pid) || state.pid <= 0 || state.pid === process.pid) return undefined;
+  if (!writerIsRunning(state)) return undefined;
+  try {
+    const answer = await fetch(new URL("/healthz", state.base_url), { signal: AbortSignal.timeout(1_000) });
+    await answer.body?.cancel();
+    return answer.ok ? state : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Removes the state file if it is still this process's. */
 export function removeStateFile(stateDir: string, pid: number): void {
   if (readStateFile(stateDir)?.pid === pid) rmSync(stateFilePath(stateDir), { force: true });

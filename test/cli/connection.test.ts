@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -151,24 +151,27 @@ describe("the CLI turns bad URLs and unwritable paths into one-line errors, and 
     expect(messaging.stderr).toContain("No sandbox found: start one with `msgctl serve`, or pass --base-url");
   });
 
-  it("attachments download -o into a missing directory: exit 2 naming the path, as a missing file to upload is", async () => {
+  it("attachments download -o makes missing folders; a path that cannot be a file is exit 2 naming it", async () => {
     const file = join(empty, "note.txt");
     writeFileSync(file, "hello");
     const flags = ["--base-url", sandbox.baseUrl, "--api-key", sandbox.apiKey];
     const [uploaded] = JSON.parse(
       (await runCli(["attachments", "upload", file, "--json", ...flags], { cwd: empty })).stdout,
     );
-    const result = await runCli(["attachments", "download", uploaded.id, "-o", "/nonexistent/dir/f.txt", ...flags], {
+    // A folder under a file: nothing can be made there.
+    const result = await runCli(["attachments", "download", uploaded.id, "-o", `${file}/dir/f.txt`, ...flags], {
       cwd: empty,
     });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("error -o /nonexistent/dir/f.txt: cannot write there (no such directory)\n");
+    expect(result.stderr).toMatch(
+      /^error -o \S+\/note\.txt\/dir\/f\.txt: cannot write there \(a part of the path is (not a directory|a file)\)\n$/,
+    );
     noCrash(result.stderr);
 
-    const saved = await runCli(["attachments", "download", uploaded.id, "-o", join(empty, "copy.txt"), ...flags], {
-      cwd: empty,
-    });
+    const nested = join(empty, "downloads", "today", "copy.txt");
+    const saved = await runCli(["attachments", "download", uploaded.id, "-o", nested, ...flags], { cwd: empty });
     expect(saved.code, saved.stderr).toBe(0);
     expect(saved.stdout).toContain("Saved");
+    expect(readFileSync(nested, "utf8")).toBe("hello");
   });
 });

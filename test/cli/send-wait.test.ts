@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type StartedSandbox } from "../../src/runtime/start-sandbox.js";
 import { runCli } from "../helpers/cli.js";
 
-describe("msgctl send --wait --json when the wait fails (SANDBOX.md section 6)", () => {
+describe("msgctl send --wait --json when the wait fails (SANDBOX.md sections 6, 8.2)", () => {
   let sandbox: StartedSandbox;
   let flags: string[];
   beforeAll(async () => {
@@ -11,7 +11,7 @@ describe("msgctl send --wait --json when the wait fails (SANDBOX.md section 6)",
   });
   afterAll(() => sandbox?.stop());
 
-  it("prints the message it created, as last seen, on stdout, and still exits 1", async () => {
+  it("prints one error object on stdout, with the message it created as last seen, and exits 1", async () => {
     const result = await runCli([
       "send",
       "--to",
@@ -28,9 +28,14 @@ describe("msgctl send --wait --json when the wait fails (SANDBOX.md section 6)",
       ...flags,
     ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error Message \S+ was still queued after 200ms \(wanted delivered/m);
-    const message = JSON.parse(result.stdout);
-    expect(message).toMatchObject({ id: expect.any(String), status: "queued", text: "hi" });
+    expect(result.stderr).toBe("");
+    const failure = JSON.parse(result.stdout);
+    expect(failure).toMatchObject({
+      error: "timeout",
+      message: expect.stringMatching(/^Message \S+ was still queued after 200ms \(wanted delivered/),
+      last_seen: { id: expect.any(String), status: "queued", text: "hi" },
+    });
+    const message = failure.last_seen;
     expect(await sandbox.client.messages.get(message.id)).toMatchObject({ id: message.id });
   });
 });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 
-describe("msgctl serve on a busy port: exit 2 naming the port, no database left behind (SANDBOX.md section 1)", () => {
+describe("msgctl serve on a busy port: exit 1 (port_in_use) naming the port, no database left behind (SANDBOX.md sections 1, 8.2)", () => {
   let busy: Server;
   let port: number;
 
@@ -30,7 +30,7 @@ describe("msgctl serve on a busy port: exit 2 naming the port, no database left 
     ["OTP", (busyPort: number) => ["--port", "0", "--otp-port", String(busyPort)]],
   ])("the %s port taken: the default data dir is never made", async (_host, flags) => {
     const result = await serveIn(...flags(port));
-    expect(result.code, result.stderr).toBe(2);
+    expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toContain(`Cannot listen on 127.0.0.1:${port}`);
     expect(existsSync(join(result.dir, ".msgctl"))).toBe(false);
   });
@@ -52,9 +52,11 @@ describe("msgctl serve on a busy port: exit 2 naming the port, no database left 
       ],
       { cwd: dir },
     );
-    expect(result.code, result.stderr).toBe(2);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toContain(`Cannot listen on 127.0.0.1:${port}`);
+    expect(result.code, result.stderr).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      error: "port_in_use",
+      message: expect.stringContaining(`Cannot listen on 127.0.0.1:${port}`),
+    });
     expect(existsSync(data) ? readdirSync(data) : []).toEqual([]);
   });
 
@@ -65,7 +67,7 @@ describe("msgctl serve on a busy port: exit 2 naming the port, no database left 
     const free = String((probe.address() as AddressInfo).port);
     await new Promise((done) => probe.close(done));
     const result = await serveIn("--port", free, "--otp-port", free);
-    expect(result.code, result.stderr).toBe(2);
+    expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toContain(`Cannot listen on 127.0.0.1:${free}`);
     expect(existsSync(join(result.dir, ".msgctl"))).toBe(false);
   });

@@ -168,18 +168,27 @@ describe("state file and database on disk", () => {
       JSON.stringify({ accounts: [{ name: "A", numbers: [{ handle: "+15555550100", channels: ["sms"] }] }] }),
     );
     const result = await runCli(["serve", "--fixture", fixture, "--port", "0", "--otp-port", "0"], { cwd: fresh });
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       `${fixture}: accounts[0].numbers[0].handle: "+15555550100" is not a valid phone number`,
     );
     expect(existsSync(join(fresh, ".msgctl"))).toBe(false);
+    const json = await runCli(["serve", "--json", "--fixture", fixture, "--port", "0", "--otp-port", "0"], {
+      cwd: fresh,
+    });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: "invalid_fixture",
+      message: expect.stringContaining(`${fixture}: accounts[0].numbers[0].handle`),
+    });
+    expect(existsSync(join(fresh, ".msgctl"))).toBe(false);
   });
 
-  it("says which port is busy instead of moving to another", async () => {
+  it("says which port is busy instead of moving to another: exit 1, port_in_use", async () => {
     const serve = await spawnServe(["--port", "0", "--otp-port", "0", "--db", ":memory:", "--no-state-file"]);
     const port = new URL(serve.ready.base_url).port;
     const clash = await runCli(["serve", "--port", port, "--otp-port", "0", "--db", ":memory:", "--no-state-file"]);
-    expect(clash.code).toBe(2);
+    expect(clash.code).toBe(1);
     expect(clash.stderr).toContain(`Cannot listen on 127.0.0.1:${port}`);
     // With --json, stdout stays JSON-only: no port-finder chatter before the error.
     const quiet = await runCli([
@@ -193,9 +202,12 @@ describe("state file and database on disk", () => {
       ":memory:",
       "--no-state-file",
     ]);
-    expect(quiet.code).toBe(2);
-    expect(quiet.stdout).toBe("");
-    expect(quiet.stderr).toContain(`Cannot listen on 127.0.0.1:${port}`);
+    expect(quiet.code).toBe(1);
+    expect(JSON.parse(quiet.stdout)).toEqual({
+      error: "port_in_use",
+      message: expect.stringContaining(`Cannot listen on 127.0.0.1:${port}`),
+    });
+    expect(quiet.stderr).toBe("");
     await serve.stop();
   });
 });

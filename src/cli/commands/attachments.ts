@@ -6,7 +6,7 @@ import { ConnectionError } from "../../client/http.js";
 import type { AttachmentResource, PresignResult } from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { details, table, type Output } from "../output.js";
-import { UsageError } from "../usage-error.js";
+import { openOutputPathAsync } from "../output-file.js";
 import { formatSize, uploadFiles } from "./upload-files.js";
 
 /** Key/value lines for one attachment. */
@@ -108,31 +108,6 @@ export async function attachmentsGet(id: string, options: ConnectionFlags, out: 
   return attachment;
 }
 
-/** Why a file cannot be written, in a few words. */
-const WRITE_FAILURES: Record<string, string> = {
-  ENOENT: "no such directory",
-  ENOTDIR: "a part of the path is not a directory",
-  EISDIR: "is a directory",
-  EACCES: "permission denied",
-  EPERM: "permission denied",
-  EROFS: "read-only file system",
-};
-
-/**
- * Opens the file a download is saved to. A path that cannot be written is the caller's to fix:
- * a usage error naming it (exit 2), as a missing file to upload is.
- */
-async function openTarget(target: string, flag: boolean): Promise<FileHandle> {
-  try {
-    return await open(target, "w");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "";
-    throw new UsageError(
-      `${flag ? "-o " : ""}${target}: cannot write there (${WRITE_FAILURES[code] ?? (code || (error as Error).message)})`,
-    );
-  }
-}
-
 /** `msgctl attachments download ID [-o FILE]`: the bytes through the signed url, to FILE (default: its filename here). */
 export async function attachmentsDownload(
   id: string,
@@ -145,7 +120,7 @@ export async function attachmentsDownload(
   const target = options.output ?? attachment.filename;
   let file: FileHandle;
   try {
-    file = await openTarget(target, options.output !== undefined);
+    file = await openOutputPathAsync(target, options.output === undefined ? undefined : "-o", () => open(target, "w"));
   } catch (error) {
     await response.body?.cancel();
     throw error;

@@ -1,7 +1,8 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { checkbox, confirm, input, select } from "@inquirer/prompts";
 import { parseFixture, type Fixture } from "../../domain/control/index.js";
 import { normalizePhone, parseHandle } from "../../lib/handles.js";
+import { writeOutputFile } from "../output-file.js";
 import type { Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
 
@@ -142,7 +143,7 @@ export async function init(
       : await prompts.confirm({ message: `${path} exists. Overwrite it?`, default: false });
     if (!overwrite) throw new UsageError(`${path} exists: pass --force to overwrite it`);
   }
-  writeFileSync(path, `${JSON.stringify(raw, null, 2)}\n`);
+  writeOutputFile(path, options.output === undefined ? undefined : "-o", `${JSON.stringify(raw, null, 2)}\n`);
   out.result({ path, fixture: raw as Fixture }, () => [
     `${out.color.green("Wrote")} ${path}`,
     `Start a sandbox with it: ${out.color.cyan(`msgctl serve --fixture ${path}`)}`,

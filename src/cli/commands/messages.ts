@@ -60,9 +60,11 @@ export async function send(options: SendOptions, out: Output): Promise<MessageRe
     try {
       final = await waitForStatus(client, message.id, options.wait, limit, out, options.timeout ?? "10s");
     } catch (error) {
-      // The message exists whatever became of the wait: a script gets it (as last seen) on stdout,
-      // and the exit status still says the wait failed.
-      if (out.json) out.result(error instanceof WaitTimeout && error.lastSeen ? error.lastSeen : message, () => {});
+      // The message exists whatever became of the wait: a script gets it, as last seen, in the
+      // error's `last_seen` (one JSON object on stdout), and the exit status says the wait failed.
+      if (error instanceof Error && !(error instanceof WaitTimeout && error.lastSeen)) {
+        Object.assign(error, { lastSeen: message });
+      }
       throw error;
     }
   }

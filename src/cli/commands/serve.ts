@@ -1,11 +1,16 @@
 import { resolve } from "node:path";
-import { isAppError } from "../../lib/app-error.js";
+import { Chalk } from "chalk";
+import { AppError, isAppError } from "../../lib/app-error.js";
 import type { ClockMode } from "../../lib/clock.js";
 import { isLoopbackAddress, parseAllowedHosts, splitHostList } from "../../lib/host-names.js";
+import { loadFixtureFile } from "../../runtime/fixture-source.js";
 import type { Logger } from "../../runtime/logger.js";
 import { launchSandbox, type Sandbox } from "../../runtime/launch-sandbox.js";
+import { limitExitWait } from "../exit.js";
 import { table, type Output } from "../output.js";
-import { removeStateFile, writeStateFile } from "../state-file.js";
+import { createServeLog, logLevelOf } from "../serve-log.js";
+import { takeSignals } from "../signals.js";
+import { liveSandbox, removeStateFile, stateFilePath, writeStateFile } from "../state-file.js";
 import { UsageError } from "../usage-error.js";
 
 /** Flags of `msgctl serve` (SANDBOX.md section 1). */
@@ -22,30 +27,23 @@ export interface ServeOptions {
   stateDir: string;
   stateFile: boolean;
   quiet?: boolean;
+  /** `--log-file PATH`: log records go there instead of stdout. */
+  logFile?: string;
+  /** `--log-level error|info|debug` (default info). */
+  logLevel?: string;
   /** Stops the sandbox when aborted (tests); signals do it for the CLI. */
   signal?: AbortSignal;
 }
 
-function jsonLogger(out: Output): Logger {
-  const log = (level: string) => (message: string, fields?: Record<string, unknown>) =>
-    out.jsonLine({ level, time: new Date().toISOString(), msg: message, ...fields });
-  return { info: log("info"), warn: log("warn"), error: log("error") };
-}
-
-function humanLogger(out: Output): Logger {
-  const fmt = (fields?: Record<string, unknown>) =>
-    fields
-      ? ` ${Object.entries(fields)
-          .map(([k, v]) => `${out.color.dim(`${k}=`)}${typeof v === "string" ? v : JSON.stringify(v)}`)
-          .join(" ")}`
-      : "";
-  return {
-    info: (message, fields) =>
-      out.line(`${out.color.dim(new Date().toISOString().slice(11, 23))} ${message}${fmt(fields)}`),
-    warn: (message, fields) => out.note(`${out.color.yellow("warn")} ${message}${fmt(fields)}`),
-    error: (message, fields) => out.note(`${out.color.red("error")} ${message}${fmt(fields)}`),
-  };
-}
+/** From a signal to the process's exit, at most (real milliseconds). */
+export const STOP_DEADLINE_MS = 2_000;
+// Webhook attempts in flight at a stop get this long before they are aborted (and left due for the next start).
+const STOP_GRACE_MS = 1_000;
+// After a signal the process exits by then whatever still runs (a stop that hangs, a reader that
+// never reads): inside the deadline with room for a loaded machine's timers.
+const FORCED_EXIT_MS = 1_700;
+// Once stopped, how long the exit waits for a slow reader to take the last lines.
+const LAST_LINES_MS = 250;
 
 function validate(options: ServeOptions): ClockMode {
   assertPortOrUsage("--port", options.port);
@@ -105,14 +103,153 @@ function banner(sandbox: Sandbox, out: Output, mode: ClockMode, stateFile: strin
 }
 
 /**
+ * The request to stop: SIGINT or SIGTERM (taken over from the entry script's latch, so one that
+ * arrived while msgctl loaded counts), or `signal`. A signal also bounds what is left: the
+ * process exits within STOP_DEADLINE_MS of it, whatever still runs.
+ */
+function stopRequest(signal: AbortSignal | undefined) {
+  let requested = false;
+  let resolveStop = () => {};
+  const stopped = new Promise<void>((done) => {
+    resolveStop = done;
+  });
+  const request = () => {
+    if (requested) return;
+    requested = true;
+    resolveStop();
+  };
+  const release = takeSignals(() => {
+    if (!requested) {
+      const at = performance.now() + FORCED_EXIT_MS;
+      limitExitWait(at);
+      // process.exit runs the 'exit' listeners: the state file is removed on this way out too.
+      setTimeout(() => process.exit(0), FORCED_EXIT_MS).unref();
+    }
+    request();
+  });
+  signal?.addEventListener("abort", request, { once: true });
+  return {
+    get requested() {
+      return requested;
+    },
+    stopped,
+    /** For a serve run in-process (tests): the signals go back. The CLI keeps them until it exits. */
+    release: () => {
+      signal?.removeEventListener("abort", request);
+      if (signal) release();
+    },
+  };
+}
+
+/**
+ * Refuses to start beside a running sandbox of the same state directory (it would overwrite
+ * its state file, and every command here would talk to the new one). A stale file is replaced.
+ */
+async function refuseRunningSandbox(stateDir: string): Promise<void> {
+  const running = await liveSandbox(stateDir);
+  if (!running) return;
+  throw new AppError(
+    "sandbox_running",
+    409,
+    `A sandbox is already running here: pid ${running.pid} at ${running.base_url} (${stateFilePath(stateDir)}). ` +
+      "Stop it, or start this one with --state-dir DIR (commands then take the same --state-dir) or --no-state-file, and another --db",
+  );
+}
+
+/** A busy port's error, naming the sandbox that holds it when a state file knows one. */
+async function portInUse(error: AppError, options: ServeOptions): Promise<AppError> {
+  const wanted = [options.port, options.otpPort].filter((port) => port !== 0).map(String);
+  for (const dir of new Set([options.stateDir, ".msgctl"])) {
+    const holder = await liveSandbox(dir);
+    if (!holder) continue;
+    const held = [holder.base_url, holder.otp_url].map((url) => new URL(url).port);
+    if (!held.some((port) => wanted.includes(port))) continue;
+    return new AppError(
+      "port_in_use",
+      409,
+      `${error.message}. The msgctl sandbox pid ${holder.pid} at ${holder.base_url} holds it (${stateFilePath(dir)}): ` +
+        "stop it, or pass --port 0 --otp-port 0 for free ports",
+    );
+  }
+  return error;
+}
+
+/** Logs each committed event (info) and each webhook attempt (debug) of the sandbox. */
+function logActivity(sandbox: Sandbox, logger: Logger): () => void {
+  const offEvents = sandbox.bus.on("event", (event) => {
+    const payload = event.payload as Record<string, unknown>;
+    logger.info(event.type, {
+      event_id: event.id,
+      ...(payload.message_id ? { message_id: payload.message_id } : {}),
+      ...(payload.conversation_id ? { conversation_id: payload.conversation_id } : {}),
+    });
+  });
+  const offDeliveries = sandbox.bus.on("delivery", ({ delivery }) => {
+    const attempt = delivery.attempts.at(-1);
+    logger.debug?.("webhook attempt", {
+      delivery_id: delivery.id,
+      webhook_id: delivery.webhook_id,
+      event_type: delivery.event_type,
+      attempt: attempt?.n,
+      status_code: attempt?.status_code ?? null,
+      ...(attempt?.error ? { error: attempt.error } : {}),
+      duration_ms: attempt?.duration_ms,
+      status: delivery.status,
+    });
+  });
+  return () => {
+    offEvents();
+    offDeliveries();
+  };
+}
+
+/**
  * `msgctl serve`: both hosts in one process until SIGINT/SIGTERM (or `signal`), then a clean
- * stop: no new connections, the running tick finished, the database checkpointed and closed.
+ * stop within 2 s: no new connections, the running tick finished, the database closed, the
+ * state file removed, exit 0. A signal before the ready line stops the start as cleanly.
  */
 export async function serve(options: ServeOptions, out: Output): Promise<void> {
+  // --- Signals first: from here on, any instant ---
+  const stop = stopRequest(options.signal);
+  try {
+    await serveUntilStopped(options, out, stop);
+  } finally {
+    stop.release();
+  }
+}
+
+async function serveUntilStopped(
+  options: ServeOptions,
+  out: Output,
+  stop: ReturnType<typeof stopRequest>,
+): Promise<void> {
+  // --- Check everything before anything is written ---
   const mode = validate(options);
-  const logger = options.quiet ? undefined : out.json ? jsonLogger(out) : humanLogger(out);
-  let sandbox: Sandbox;
+  const level = logLevelOf(options.logLevel);
+  if (options.stateFile) await refuseRunningSandbox(options.stateDir);
+  // The fixture is validated here too, so that its errors are told apart: `invalid_fixture`.
+  if (options.fixture !== undefined) {
+    try {
+      loadFixtureFile(options.fixture);
+    } catch (error) {
+      if (isAppError(error)) throw new AppError("invalid_fixture", 400, error.message);
+      throw error;
+    }
+  }
+  if (stop.requested) return;
+  const log =
+    options.quiet && !options.logFile
+      ? undefined
+      : createServeLog({
+          json: out.json,
+          level,
+          file: options.logFile,
+          color: options.logFile ? new Chalk({ level: 0 }) : out.color,
+        });
+
+  // --- Start ---
   let onReset = () => {};
+  let sandbox: Sandbox;
   try {
     sandbox = await launchSandbox({
       db: options.db === ":memory:" ? ":memory:" : resolve(options.db),
@@ -123,15 +260,25 @@ export async function serve(options: ServeOptions, out: Output): Promise<void> {
       port: options.port,
       otpPort: options.otpPort,
       settings: { strictUrls: options.strictUrls === true },
-      logger,
+      logger: log?.logger,
       onReset: () => onReset(),
     });
   } catch (error) {
-    // A bad fixture or a busy port is the caller's to fix: a usage error, nothing written.
-    if (isAppError(error)) throw new UsageError(error.message);
+    log?.close();
+    if (!isAppError(error)) throw error;
+    if (error.code === "port_in_use") throw await portInUse(error, options);
+    // database_locked and the like keep their code; a bad --db or --host is the caller's to fix.
+    if (error.code === "invalid_request") throw new UsageError(error.message);
     throw error;
   }
+  // A signal during the start: stop at once, with no ready line and no state file.
+  if (stop.requested) {
+    await sandbox.stop(STOP_GRACE_MS);
+    log?.close();
+    return;
+  }
 
+  // --- Ready ---
   const writeState = () =>
     options.stateFile
       ? writeStateFile(options.stateDir, {
@@ -147,6 +294,11 @@ export async function serve(options: ServeOptions, out: Output): Promise<void> {
       : undefined;
   const stateFile = writeState();
   onReset = writeState;
+  // However the process ends from here (a forced exit at the deadline, a crash), the file goes.
+  const removeState = () => {
+    if (options.stateFile) removeStateFile(options.stateDir, process.pid);
+  };
+  process.on("exit", removeState);
 
   if (out.json) {
     out.jsonLine({
@@ -169,32 +321,17 @@ export async function serve(options: ServeOptions, out: Output): Promise<void> {
   const exposure = exposureWarning(options.host, sandbox.listenAddress);
   if (exposure) {
     out.note(`${out.color.yellow("warn")} ${exposure}`);
-    if (out.json) logger?.warn(exposure, { host: options.host, address: sandbox.listenAddress });
+    if (out.json) log?.logger.warn(exposure, { host: options.host, address: sandbox.listenAddress });
   }
+  const stopLogging = log ? logActivity(sandbox, log.logger) : () => {};
 
-  const unsubscribe = logger
-    ? sandbox.bus.on("event", (event) => {
-        const payload = event.payload as Record<string, unknown>;
-        logger.info(event.type, {
-          event_id: event.id,
-          ...(payload.message_id ? { message_id: payload.message_id } : {}),
-          ...(payload.conversation_id ? { conversation_id: payload.conversation_id } : {}),
-        });
-      })
-    : () => {};
-
-  await new Promise<void>((done) => {
-    const stop = () => done();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-    options.signal?.addEventListener("abort", stop, { once: true });
-  });
-
-  unsubscribe();
-  await sandbox.stop();
-  if (options.stateFile) removeStateFile(options.stateDir, process.pid);
-  if (!options.quiet) {
-    if (out.json) out.jsonLine({ event: "stopped" });
-    else out.line(out.color.dim("Sandbox stopped."));
-  }
+  // --- Run until asked to stop, then stop ---
+  await stop.stopped;
+  stopLogging();
+  await sandbox.stop(STOP_GRACE_MS);
+  removeState();
+  process.off("exit", removeState);
+  log?.logger.info("sandbox stopped");
+  log?.close();
+  limitExitWait(performance.now() + LAST_LINES_MS);
 }

@@ -1,0 +1,103 @@
+import type { ChalkInstance } from "chalk";
+import type { Logger } from "../runtime/logger.js";
+import { fileSink, streamSink, type LogSink } from "./log-sink.js";
+import { stopOnBrokenPipe } from "./exit.js";
+import { UsageError } from "./usage-error.js";
+
+/** `--log-level`: which records `serve` writes. */
+export type LogLevel = "error" | "info" | "debug";
+
+/** The levels `--log-level` takes, least said first. */
+export const LOG_LEVELS: readonly LogLevel[] = ["error", "info", "debug"];
+
+/** How `serve` logs. */
+export interface ServeLogOptions {
+  /** JSON records (`--json`), or lines for people. */
+  json: boolean;
+  level: LogLevel;
+  /** `--log-file`: records go there instead of stdout/stderr. */
+  file?: string;
+  /** Colours for lines on a terminal. */
+  color: ChalkInstance;
+}
+
+/** `serve`'s logger, and a way to release the log file. */
+export interface ServeLog {
+  logger: Logger;
+  close(): void;
+}
+
+type Level = "error" | "warn" | "info" | "debug";
+// A record is written when its rank is at most the level's: warnings come with info.
+const RANK: Record<Level, number> = { error: 0, warn: 1, info: 1, debug: 2 };
+
+/** `--log-level`'s value, checked. */
+export function logLevelOf(value: string | undefined): LogLevel {
+  if (value === undefined) return "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) {
+    throw new UsageError(`--log-level must be ${LOG_LEVELS.join(", ")} (got ${value})`);
+  }
+  return value as LogLevel;
+}
+
+/**
+ * Fields as written: an error is its message, with its stack only under MSGCTL_DEBUG=1 (a log
+ * record is something the CLI prints, and nothing it prints is a stack trace otherwise).
+ */
+function plainFields(fields: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!fields) return {};
+  const plain: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (value instanceof Error) {
+      plain[key] = String(value);
+      if (process.env.MSGCTL_DEBUG === "1" && value.stack) plain.stack = value.stack;
+    } else plain[key] = value;
+  }
+  return plain;
+}
+
+/** The time of a line for people: the wall clock's, to the millisecond. */
+const clockTime = () => new Date().toISOString().slice(11, 23);
+
+/**
+ * Where records go and what they look like: one JSON object per line (`--json`), or lines for
+ * people (info on stdout, warnings and errors on stderr); all of them to `--log-file` when given.
+ * No sink ever makes the sandbox wait (log-sink.ts); when lines were dropped, the next one written
+ * says how many: `{"level":"warn","time":…,"msg":"log records dropped","dropped":N}`.
+ */
+export function createServeLog(options: ServeLogOptions): ServeLog {
+  const c = options.color;
+  const jsonLine = (level: Level, message: string, fields?: Record<string, unknown>) =>
+    `${JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...plainFields(fields) })}\n`;
+  const humanLine = (level: Level, message: string, fields?: Record<string, unknown>) => {
+    const extra = Object.entries(plainFields(fields))
+      .map(([k, v]) => ` ${c.dim(`${k}=`)}${typeof v === "string" ? v : JSON.stringify(v)}`)
+      .join("");
+    const tag = level === "error" ? `${c.red("error")} ` : level === "warn" ? `${c.yellow("warn")} ` : "";
+    return `${c.dim(clockTime())} ${tag}${message}${extra}\n`;
+  };
+  const format = options.json ? jsonLine : humanLine;
+  const dropped = (count: number) => format("warn", "log records dropped", { dropped: count });
+
+  let sinks: { out: LogSink; problems: LogSink };
+  if (options.file) {
+    const file = fileSink(options.file, dropped);
+    sinks = { out: file, problems: file };
+  } else {
+    const out = streamSink(process.stdout, dropped);
+    sinks = { out, problems: options.json ? out : streamSink(process.stderr, dropped) };
+    // A reader that closes the pipe (it read the ready line and wants nothing more) only ends the
+    // logs there: the sandbox goes on serving, as it does for a reader that stopped reading.
+    stopOnBrokenPipe(() => {});
+  }
+
+  const at = (level: Level) => (message: string, fields?: Record<string, unknown>) => {
+    if (RANK[level] > RANK[options.level]) return;
+    const sink = level === "error" || level === "warn" ? sinks.problems : sinks.out;
+    sink.write(format(level, message, fields));
+  };
+  return {
+    logger: { error: at("error"), warn: at("warn"), info: at("info"), debug: at("debug") },
+    close: () => sinks.out.close(),
+  };
+}
