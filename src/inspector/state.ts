@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { AccountView, ClockView, Delivery, EventView } from "../contract/types.js";
-import { Api, ApiError } from "./api.js";
+import { createClient, type MsgctlClient } from "../client/client.js";
+import { ApiError, ConnectionError } from "../client/http.js";
 import { connectActivity } from "./live.js";
 
 /** Events kept in the page, newest first. */
@@ -16,7 +17,7 @@ export interface Typing {
 
 /** Everything the views share; each view loads its own lists and reloads them on `revision`. */
 export interface InspectorState {
-  api: Api | null;
+  client: MsgctlClient | null;
   accounts: AccountView[];
   account: AccountView | null;
   clock: ClockView | null;
@@ -34,7 +35,7 @@ export interface InspectorState {
 }
 
 let state: InspectorState = {
-  api: null,
+  client: null,
   accounts: [],
   account: null,
   clock: null,
@@ -69,6 +70,13 @@ export function useInspector(): InspectorState {
   return state;
 }
 
+/**
+ * The typed client of the sandbox this page is served from, with one account's key. The OTP
+ * control routes are served on this origin too, where they take that key.
+ */
+const clientFor = (key: string): MsgctlClient =>
+  createClient({ baseUrl: location.origin, otpUrl: location.origin, apiKey: key, otpApiKey: key });
+
 const ACCOUNT_KEY = "msgctl-inspector-account";
 /** Keys pasted in this tab, by account name: accounts made on demand never show theirs again. */
 const PASTED_KEYS = "msgctl-inspector-keys";
@@ -84,15 +92,15 @@ const pastedKeys = (): Record<string, string> =>
  */
 export async function start(key: string | null, pasted = false): Promise<string | null> {
   const fail = (problem: string) => {
-    if (!state.api) update({ problem });
+    if (!state.client) update({ problem });
     return problem;
   };
   // A key pasted earlier in this tab serves again after a reload where the page shows none.
   key ??= Object.values(pastedKeys())[0] ?? null;
   if (!key) return fail("This sandbox shows no key here: paste an API key (sk_…) of one of its accounts.");
   try {
-    const api = new Api(key);
-    const [listed, own] = await Promise.all([api.accounts(), api.numbers()]);
+    const client = clientFor(key);
+    const [listed, own] = await Promise.all([client.accounts.list(), client.numbers.list()]);
     // The key's account is the one with its numbers.
     const mine = listed.find((account) =>
       account.numbers.some((number) => own.some((o) => o.handle === number.handle)),
@@ -114,7 +122,9 @@ export async function start(key: string | null, pasted = false): Promise<string 
     return fail(
       error instanceof ApiError && error.status === 401
         ? "That key is not one of this sandbox's."
-        : `Cannot reach the sandbox: ${(error as Error).message}`,
+        : error instanceof ConnectionError
+          ? error.message
+          : `Cannot reach the sandbox: ${(error as Error).message}`,
     );
   }
 }
@@ -132,9 +142,12 @@ export async function switchAccount(account: AccountView): Promise<void> {
   }
   disconnect?.();
   sessionStorage.setItem(ACCOUNT_KEY, account.name);
-  const api = new Api(account.api_key);
-  update({ api, account, events: [], attempts: new Map(), typing: new Map() });
-  const [clock, events] = await Promise.all([api.clock(), api.events({ order: "desc", limit: 100 })]);
+  const client = clientFor(account.api_key);
+  update({ client, account, events: [], attempts: new Map(), typing: new Map() });
+  const [clock, events] = await Promise.all([
+    client.sandbox.clock(),
+    client.sandbox.events({ order: "desc", limit: 100 }),
+  ]);
   update({ clock, clockReadAt: performance.now(), events: events.data });
   disconnect = connectActivity(account.api_key, {
     event(event) {

@@ -162,6 +162,19 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
       return img !== null && img.complete && img.naturalWidth === 120;
     }, inbound.id);
     expect(await image.getAttribute("alt")).toBe("photo.png");
+
+    // Sent from the page as the business: the file goes up through the typed client (FormData).
+    await page.getByLabel("Attach files to send", { exact: true }).setInputFiles(photo);
+    await page.locator(".phone.business").getByRole("button", { name: "Send", exact: true }).click();
+    const sent = page.locator(".phone.business .message.mine img.media[alt='photo.png']");
+    await sent.waitFor();
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll<HTMLImageElement>(".phone.business .message.mine img.media")].some(
+          (img) => img.complete && img.naturalWidth === 120,
+        ),
+      null,
+    );
   });
 
   it("verifies an OTP challenge when “Text the right code” is clicked; a wrong code counts; expiry counts down on the sandbox clock", async () => {

@@ -72,8 +72,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   store: ["lib"],
   contract: ["lib"],
   lib: [],
-  // The inspector is a browser app, bundled on its own: the contract's types, and nothing of ours runs in it.
-  inspector: ["contract"],
+  // The inspector is a browser app, bundled on its own: the typed client and the contract's types.
+  inspector: ["client", "contract"],
 };
 
 /** Libraries that belong to one layer (STYLE.md rule 1). */
@@ -125,14 +125,41 @@ describe("architecture (docs/architecture.md)", () => {
     expect(bypassing).toEqual([]);
   });
 
-  it("the inspector is a browser app: contract types only (import type), Preact, no Node", () => {
+  it("the inspector is a browser app: the typed client, contract types only (import type), Preact, no Node", () => {
     const offenders = imports
       .filter((i) => layerOf(i.file) === "inspector" && layerOf(i.target) !== "inspector")
       .filter((i) =>
         i.target.startsWith("src/")
-          ? !(layerOf(i.target) === "contract" && i.typeOnly)
+          ? !(layerOf(i.target) === "client" || (layerOf(i.target) === "contract" && i.typeOnly))
           : !INSPECTOR_PACKAGES.includes(i.target),
       )
+      .map((i) => `${i.file}: ${i.line}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it("the inspector's bundle reaches no Node module, no package but its own, no server, runtime, domain or store", () => {
+    // Every file the bundle holds: the inspector's own (all of them) and what they import at run
+    // time, followed through (type-only imports are erased).
+    const reached = new Set(sources.filter((file) => layerOf(file) === "inspector"));
+    for (const file of reached)
+      for (const i of importsOf(file))
+        if (!i.typeOnly && i.target.startsWith("src/") && layerOf(i.target) !== "inspector") reached.add(i.target);
+    const offenders = imports
+      .filter((i) => reached.has(i.file) && !i.typeOnly)
+      .filter((i) =>
+        i.target.startsWith("src/")
+          ? !["inspector", "client", "contract", "lib"].includes(layerOf(i.target))
+          : !INSPECTOR_PACKAGES.includes(i.target),
+      )
+      .map((i) => `${i.file}: ${i.line}`);
+    expect(offenders).toEqual([]);
+    // The client is in it: the inspector talks to the sandbox through the one typed client.
+    expect([...reached].some((file) => layerOf(file) === "client")).toBe(true);
+  });
+
+  it("the typed client is browser-safe: no Node module anywhere in it", () => {
+    const offenders = imports
+      .filter((i) => layerOf(i.file) === "client" && i.target === "node:")
       .map((i) => `${i.file}: ${i.line}`);
     expect(offenders).toEqual([]);
   });

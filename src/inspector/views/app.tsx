@@ -22,7 +22,7 @@ export function App() {
   const inspector = useInspector();
   const route = useRoute();
   if (inspector.problem) return <KeyForm problem={inspector.problem} />;
-  if (!inspector.api || !inspector.account) return <p class="loading">Connecting to the sandbox…</p>;
+  if (!inspector.client || !inspector.account) return <p class="loading">Connecting to the sandbox…</p>;
   return (
     <div class="app">
       <header class="top">

@@ -18,14 +18,14 @@ export function ClockBar() {
     const timer = setInterval(() => tick((n) => n + 1), 1_000);
     return () => clearInterval(timer);
   }, [real]);
-  if (!inspector.clock || !inspector.api) return null;
-  const api = inspector.api;
+  if (!inspector.clock || !inspector.client) return null;
+  const client = inspector.client;
 
   const advance = async (by: string) => {
     setBusy(true);
     setError(null);
     try {
-      setClock(await api.advance(by));
+      setClock(await client.sandbox.advance(by));
     } catch (failure) {
       setError((failure as Error).message);
     } finally {

@@ -1,6 +1,6 @@
 import { useRef, useState } from "preact/hooks";
 import type { ChatResource, MessageResource } from "../../contract/types.js";
-import type { Api } from "../api.js";
+import type { MsgctlClient } from "../../client/client.js";
 import { EFFECT_CHOICES } from "../format.js";
 import { refresh } from "../state.js";
 
@@ -11,12 +11,14 @@ function useComposer() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  const submit = async (send: (attachmentIds: string[] | undefined) => Promise<unknown>, api: Api) => {
+  const submit = async (send: (attachmentIds: string[] | undefined) => Promise<unknown>, client: MsgctlClient) => {
     if (!text.trim() && files.length === 0) return;
     setBusy(true);
     setError(null);
     try {
-      const attachmentIds = files.length > 0 ? (await api.upload(files)).map((a) => a.id) : undefined;
+      // A File is a Blob with a name: sent as FormData, which browsers can send.
+      const sources = files.map((file) => ({ filename: file.name, data: file }));
+      const attachmentIds = files.length > 0 ? (await client.attachments.upload(sources)).map((a) => a.id) : undefined;
       await send(attachmentIds);
       setText("");
       setFiles([]);
@@ -64,7 +66,7 @@ function Files({ composer, label }: { composer: ReturnType<typeof useComposer>; 
 
 /** The business's composer: the same POST /v1/messages an app makes, into this thread. */
 export function BusinessComposer(props: {
-  api: Api;
+  client: MsgctlClient;
   chat: ChatResource;
   whatsapp: boolean;
   replyTo: MessageResource | null;
@@ -76,7 +78,7 @@ export function BusinessComposer(props: {
   const form = useRef<HTMLFormElement>(null);
   const send = () =>
     composer.submit(async (attachmentIds) => {
-      await props.api.send({
+      await props.client.messages.send({
         conversation_id: props.chat.id,
         text: composer.text.trim() || undefined,
         attachment_ids: attachmentIds,
@@ -84,7 +86,7 @@ export function BusinessComposer(props: {
         effect: effect || undefined,
       });
       props.onCancelReply();
-    }, props.api);
+    }, props.client);
   return (
     <form class="composer" ref={form} onSubmit={(e) => (e.preventDefault(), void send())}>
       {props.replyTo && (
@@ -124,14 +126,14 @@ export function BusinessComposer(props: {
           type="button"
           class="secondary"
           aria-pressed={props.typing}
-          onClick={() => void chatAction(() => props.api.businessTyping(props.chat.id, !props.typing))}
+          onClick={() => void chatAction(() => props.client.chats.typing(props.chat.id, !props.typing))}
         >
           {props.typing ? "Stop typing" : "Type…"}
         </button>
         <button
           type="button"
           class="secondary"
-          onClick={() => void chatAction(() => props.api.businessRead(props.chat.id))}
+          onClick={() => void chatAction(() => props.client.chats.read(props.chat.id))}
         >
           Mark thread read
         </button>
@@ -157,7 +159,7 @@ async function chatAction(action: () => Promise<unknown>): Promise<void> {
 
 /** The contact's composer: replies as the contact (text, files, voice memos), and their typing bubble. */
 export function ContactComposer(props: {
-  api: Api;
+  client: MsgctlClient;
   chat: ChatResource;
   from: string;
   whatsapp: boolean;
@@ -166,11 +168,11 @@ export function ContactComposer(props: {
   const composer = useComposer();
   const [voiceMemo, setVoiceMemo] = useState(false);
   const form = useRef<HTMLFormElement>(null);
-  const { api, chat, from } = props;
+  const { client, chat, from } = props;
   const send = () =>
     composer.submit(
       (attachmentIds) =>
-        api.inbound({
+        client.simulate.inbound({
           from,
           // A group message goes to the group; a one-to-one one to the number.
           ...(chat.is_group ? { group: chat.id } : { to: chat.from_handle }),
@@ -179,11 +181,11 @@ export function ContactComposer(props: {
           voice_memo: voiceMemo || undefined,
           channel: props.whatsapp ? "whatsapp" : undefined,
         }),
-      api,
+      client,
     );
   const toggleTyping = async () => {
     try {
-      await api.typing({
+      await client.simulate.typing({
         from,
         ...(chat.is_group ? { conversation_id: chat.id } : { to: chat.from_handle }),
         typing: !props.typing,

@@ -1,5 +1,5 @@
 import type { MessageResource } from "../../contract/types.js";
-import type { Api } from "../api.js";
+import type { MsgctlClient } from "../../client/client.js";
 import { REACTION_CHOICES, reactionGlyph } from "../format.js";
 import { refresh } from "../state.js";
 
@@ -18,12 +18,12 @@ async function act(action: () => Promise<unknown>): Promise<void> {
  * or fail, the business's messages; edit the contact's own.
  */
 export function ContactMessageActions({
-  api,
+  client,
   message,
   contact,
   mine,
 }: {
-  api: Api;
+  client: MsgctlClient;
   message: MessageResource;
   contact: string;
   mine: boolean;
@@ -48,19 +48,21 @@ export function ContactMessageActions({
                   type="button"
                   aria-label={`React ${reaction}`}
                   title={reaction}
-                  onClick={() => void act(() => api.react({ message_id: message.id, from: contact, reaction }))}
+                  onClick={() =>
+                    void act(() => client.simulate.reaction({ message_id: message.id, from: contact, reaction }))
+                  }
                 >
                   {reactionGlyph(reaction)}
                 </button>
               ))}
             </div>
             {status === "sent" && (
-              <button type="button" onClick={() => void act(() => api.forward(message.id, "delivered"))}>
+              <button type="button" onClick={() => void act(() => client.simulate.delivered(message.id))}>
                 Mark delivered
               </button>
             )}
             {(status === "sent" || status === "delivered") && (
-              <button type="button" onClick={() => void act(() => api.forward(message.id, "read"))}>
+              <button type="button" onClick={() => void act(() => client.simulate.read(message.id))}>
                 Mark read
               </button>
             )}
@@ -69,7 +71,7 @@ export function ContactMessageActions({
                 type="button"
                 onClick={() => {
                   const error = prompt("Fail the message with this error:", "Simulated failure (inspector)");
-                  if (error !== null) void act(() => api.fail(message.id, error || undefined));
+                  if (error !== null) void act(() => client.simulate.fail(message.id, error || undefined));
                 }}
               >
                 Fail…
@@ -81,7 +83,7 @@ export function ContactMessageActions({
             type="button"
             onClick={() => {
               const text = prompt("New text of the message:", message.text ?? "");
-              if (text) void act(() => api.editAsContact(message.id, text));
+              if (text) void act(() => client.simulate.edit({ message_id: message.id, text }));
             }}
           >
             Edit…

@@ -1,16 +1,16 @@
 import { useState } from "preact/hooks";
-import type { OtpChallengeView, OtpText } from "../../contract/types.js";
-import type { Api } from "../api.js";
+import type { ChallengeTextInput, OtpChallengeView, OtpText } from "../../contract/types.js";
+import type { MsgctlClient } from "../../client/client.js";
 import { channelName, dateTimeOf, timeOf, untilOf } from "../format.js";
 import { refresh, sandboxNow, useInspector, useLive } from "../state.js";
 
 /** OTP: the account's challenges, live, each with its code and expiry; the user's side of each phone's OTP thread. */
 export function OtpView() {
   const inspector = useInspector();
-  const { api } = inspector;
-  const challenges = useLive(api ? () => api.otpChallenges() : null, [api]);
+  const { client } = inspector;
+  const challenges = useLive(client ? () => client.otp.challenges({ limit: 100 }) : null, [client]);
   const [phone, setPhone] = useState<string | null>(null);
-  if (!api) return null;
+  if (!client) return null;
   const list = challenges.data ?? [];
   const shownPhone = phone ?? list[0]?.phone ?? null;
   const now = sandboxNow(inspector);
@@ -29,7 +29,7 @@ export function OtpView() {
           {list.map((challenge) => (
             <Challenge
               key={challenge.id}
-              api={api}
+              client={client}
               challenge={challenge}
               now={now}
               selected={challenge.phone === shownPhone}
@@ -38,28 +38,28 @@ export function OtpView() {
           ))}
         </ul>
       </section>
-      {shownPhone && <OtpThread api={api} phone={shownPhone} />}
+      {shownPhone && <OtpThread client={client} phone={shownPhone} />}
     </div>
   );
 }
 
 function Challenge({
-  api,
+  client,
   challenge,
   now,
   selected,
   onShowThread,
 }: {
-  api: Api;
+  client: MsgctlClient;
   challenge: OtpChallengeView;
   now: number;
   selected: boolean;
   onShowThread(): void;
 }) {
   const [result, setResult] = useState<string | null>(null);
-  const text = async (input: Parameters<Api["textChallenge"]>[1]) => {
+  const text = async (input: ChallengeTextInput) => {
     try {
-      const answer = await api.textChallenge(challenge.id, input);
+      const answer = await client.otp.text(challenge.id, input);
       setResult(answer.explanation);
       onShowThread();
       refresh();
@@ -115,8 +115,8 @@ function Challenge({
 }
 
 /** The OTP number's thread with one phone, as that phone shows it: the user's texts right, the service's replies left. */
-function OtpThread({ api, phone }: { api: Api; phone: string }) {
-  const texts = useLive(() => api.otpTexts(phone), [phone]);
+function OtpThread({ client, phone }: { client: MsgctlClient; phone: string }) {
+  const texts = useLive(() => client.otp.texts({ phone, limit: 100 }), [phone]);
   const list = [...(texts.data?.data ?? [])].reverse();
   return (
     <section class="phone otp-thread" aria-label={`${phone}'s OTP thread`}>

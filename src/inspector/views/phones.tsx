@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { ChatResource, NumberResource } from "../../contract/types.js";
-import type { Api, Page } from "../api.js";
+import type { MsgctlClient } from "../../client/client.js";
+import type { Page } from "../../contract/types.js";
 import { channelName, timeOf } from "../format.js";
 import { go, hrefOf } from "../route.js";
 import { refresh, useInspector, useLive } from "../state.js";
@@ -8,14 +9,17 @@ import { ThreadView } from "./thread.js";
 
 /** Phones: the account's numbers with their threads, and the open thread as both phones show it. */
 export function PhonesView({ conversationId }: { conversationId: string | null }) {
-  const { api, typing } = useInspector();
-  const numbers = useLive(api ? () => api.numbers() : null, [api]);
+  const { client, typing } = useInspector();
+  const numbers = useLive(client ? () => client.numbers.list() : null, [client]);
   // Pages of threads shown: "More threads" adds one, and each reload loads them all again.
   const [chatPages, setChatPages] = useState(1);
-  const chats = useLive(api ? () => threadPages(api, chatPages) : null, [api]);
+  const chats = useLive(client ? () => threadPages(client, chatPages) : null, [client]);
   // By id, so a thread older than the listed ones opens too.
-  const open = useLive(api && conversationId ? () => api.chat(conversationId) : null, [api, conversationId]);
-  if (!api) return null;
+  const open = useLive(client && conversationId ? () => client.chats.get(conversationId) : null, [
+    client,
+    conversationId,
+  ]);
+  if (!client) return null;
 
   return (
     <div class={`phones-view ${conversationId ? "has-thread" : ""}`}>
@@ -46,7 +50,7 @@ export function PhonesView({ conversationId }: { conversationId: string | null }
             </ul>
           </section>
         ))}
-        {chats.data?.has_more && (
+        {chats.data?.hasMore && (
           <button
             type="button"
             class="secondary more"
@@ -59,8 +63,8 @@ export function PhonesView({ conversationId }: { conversationId: string | null }
           </button>
         )}
         {chats.error && <p class="error">{chats.error}</p>}
-        <NewThread api={api} numbers={numbers.data ?? []} />
-        <NewGroup api={api} numbers={(numbers.data ?? []).filter((n) => n.channels.includes("imessage"))} />
+        <NewThread client={client} numbers={numbers.data ?? []} />
+        <NewGroup client={client} numbers={(numbers.data ?? []).filter((n) => n.channels.includes("imessage"))} />
       </aside>
       <div class="thread-pane">
         {conversationId && (
@@ -69,7 +73,7 @@ export function PhonesView({ conversationId }: { conversationId: string | null }
           </a>
         )}
         {open.data ? (
-          <ThreadView api={api} chat={open.data} />
+          <ThreadView client={client} chat={open.data} />
         ) : (
           <Empty loading={Boolean(conversationId) && !open.error} />
         )}
@@ -81,16 +85,16 @@ export function PhonesView({ conversationId }: { conversationId: string | null }
 const THREADS_PAGE = 100;
 
 /** The account's first `pages` pages of threads, newest activity first. */
-async function threadPages(api: Api, pages: number): Promise<Page<ChatResource>> {
+async function threadPages(client: MsgctlClient, pages: number): Promise<Page<ChatResource>> {
   const data: ChatResource[] = [];
   let hasMore = false;
   for (let n = 0; n < pages; n++) {
-    const page = await api.chats({ limit: THREADS_PAGE, before: data.at(-1)?.last_message_at });
+    const page = await client.chats.list({ limit: THREADS_PAGE, before: data.at(-1)?.last_message_at });
     data.push(...page.data);
-    hasMore = page.has_more;
+    hasMore = page.hasMore;
     if (!hasMore) break;
   }
-  return { data, has_more: hasMore };
+  return { data, hasMore: hasMore };
 }
 
 function Empty({ loading }: { loading: boolean }) {
@@ -104,7 +108,7 @@ function Empty({ loading }: { loading: boolean }) {
 }
 
 /** Starts an iMessage group as the business (POST /v1/chats): members, an opening message, a title. */
-function NewGroup({ api, numbers }: { api: Api; numbers: NumberResource[] }) {
+function NewGroup({ client, numbers }: { client: MsgctlClient; numbers: NumberResource[] }) {
   const [error, setError] = useState<string | null>(null);
   return (
     <details class="new-thread">
@@ -117,8 +121,8 @@ function NewGroup({ api, numbers }: { api: Api; numbers: NumberResource[] }) {
           const data = new FormData(form);
           const title = String(data.get("title")).trim();
           setError(null);
-          api
-            .createGroup({
+          client.chats
+            .create({
               from_handle: String(data.get("number")),
               addresses: String(data.get("members"))
                 .split(",")
@@ -128,7 +132,7 @@ function NewGroup({ api, numbers }: { api: Api; numbers: NumberResource[] }) {
               ...(title ? { title } : {}),
             })
             .then(
-              (chat) => {
+              ({ chat }) => {
                 form.reset();
                 refresh();
                 go("phones", chat.id);
@@ -168,7 +172,7 @@ function NewGroup({ api, numbers }: { api: Api; numbers: NumberResource[] }) {
 }
 
 /** Starts a thread: the business sends to a contact (POST /v1/messages), or a contact writes to a number. */
-function NewThread({ api, numbers }: { api: Api; numbers: NumberResource[] }) {
+function NewThread({ client, numbers }: { client: MsgctlClient; numbers: NumberResource[] }) {
   const [error, setError] = useState<string | null>(null);
   const start = async (form: HTMLFormElement, who: "business" | "contact") => {
     const data = new FormData(form);
@@ -181,8 +185,20 @@ function NewThread({ api, numbers }: { api: Api; numbers: NumberResource[] }) {
     try {
       const message =
         who === "business"
-          ? await api.send({ from_handle: number, to: contact, text, channel: whatsapp ? "whatsapp" : undefined })
-          : await api.inbound({ from: contact, to: number, text, channel: whatsapp ? "whatsapp" : undefined });
+          ? (
+              await client.messages.send({
+                from_handle: number,
+                to: contact,
+                text,
+                channel: whatsapp ? "whatsapp" : undefined,
+              })
+            ).message
+          : await client.simulate.inbound({
+              from: contact,
+              to: number,
+              text,
+              channel: whatsapp ? "whatsapp" : undefined,
+            });
       form.reset();
       refresh();
       go("phones", message.conversation_id);

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { ChatResource, MessageResource, ReactionView } from "../../contract/types.js";
-import type { Api, Page } from "../api.js";
+import type { MsgctlClient } from "../../client/client.js";
+import type { Page } from "../../contract/types.js";
 import { channelName, timeOf } from "../format.js";
 import { refresh, sandboxNow, useInspector, useLive } from "../state.js";
 import { Bubble, outboundStatus } from "./bubble.js";
@@ -14,16 +15,20 @@ const PAGE = 50;
  * A conversation's newest page, and the pages before it down to `floor` (a `created_at`,
  * exclusive) when earlier pages are shown: each `before` cursor is the oldest message so far.
  */
-async function newestMessages(api: Api, conversationId: string, floor: string | null): Promise<Page<MessageResource>> {
-  let page = await api.messages({ conversation_id: conversationId, limit: PAGE });
+async function newestMessages(
+  client: MsgctlClient,
+  conversationId: string,
+  floor: string | null,
+): Promise<Page<MessageResource>> {
+  let page = await client.messages.list({ conversation_id: conversationId, limit: PAGE });
   const data = [...page.data];
   let oldest = data.at(-1);
-  while (floor && page.has_more && oldest && oldest.created_at > floor) {
-    page = await api.messages({ conversation_id: conversationId, limit: PAGE, before: oldest.created_at });
+  while (floor && page.hasMore && oldest && oldest.created_at > floor) {
+    page = await client.messages.list({ conversation_id: conversationId, limit: PAGE, before: oldest.created_at });
     data.push(...page.data);
     oldest = data.at(-1);
   }
-  return { data, has_more: page.has_more };
+  return { data, hasMore: page.hasMore };
 }
 
 /** The newest `created_at` of some messages, or null when there are none. */
@@ -44,17 +49,17 @@ export function senderOf(message: MessageResource, chat: ChatResource): string {
 const onContactPhone = (message: MessageResource) => message.direction === "inbound" || message.delivered_at !== null;
 
 /** A thread as both phones show it: the business's app, and the contact's phone beside it (or behind a toggle when narrow). */
-export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
+export function ThreadView({ client, chat }: { client: MsgctlClient; chat: ChatResource }) {
   const { typing } = useInspector();
   const now = sandboxNow(useInspector());
   const [older, setOlder] = useState<MessageResource[]>([]);
   const [olderDone, setOlderDone] = useState(false);
   // Down to the newest of the earlier pages: messages that arrive after they were loaded push
   // the newest page up, and what it no longer holds would be missing between the two.
-  const newest = useLive(() => newestMessages(api, chat.id, newestOf(older)), [chat.id]);
-  const reactions = useLive(() => api.reactions(chat.id), [chat.id]);
+  const newest = useLive(() => newestMessages(client, chat.id, newestOf(older)), [chat.id]);
+  const reactions = useLive(() => client.simulate.reactions(chat.id), [chat.id]);
   // What the contacts' phones show of the business: its typing bubble, when it last read the thread.
-  const remote = useLive(() => api.remote(chat.id), [chat.id]);
+  const remote = useLive(() => client.simulate.remoteView(chat.id), [chat.id]);
   const [side, setSide] = useState<"business" | "contact">("business");
   const [replyTo, setReplyTo] = useState<MessageResource | null>(null);
   const [highlight, setHighlight] = useState<string | null>(null);
@@ -84,16 +89,16 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
   const businessTyping = Boolean(
     remote.data?.typing && (!remote.data.typing_expires_at || Date.parse(remote.data.typing_expires_at) > now),
   );
-  const hasOlder = !olderDone && (older.length > 0 || (newest.data?.has_more ?? false));
+  const hasOlder = !olderDone && (older.length > 0 || (newest.data?.hasMore ?? false));
   const whatsapp = messages.some((m) => m.channel === "whatsapp");
   const typingNow = typing.get(chat.id);
 
   const loadOlder = async () => {
     const oldest = messages[0];
     if (!oldest) return;
-    const page = await api.messages({ conversation_id: chat.id, limit: PAGE, before: oldest.created_at });
+    const page = await client.messages.list({ conversation_id: chat.id, limit: PAGE, before: oldest.created_at });
     setOlder((current) => [...page.data, ...current]);
-    if (!page.has_more) setOlderDone(true);
+    if (!page.hasMore) setOlderDone(true);
   };
   const showReply = (id: string) => {
     setHighlight(id);
@@ -137,7 +142,7 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
                   ↩
                 </button>
               ) : (
-                <ContactMessageActions api={api} message={m} contact={asMember} mine={mine} />
+                <ContactMessageActions client={client} message={m} contact={asMember} mine={mine} />
               )
             }
           />
@@ -162,7 +167,7 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
               {chat.is_group ? members.join(", ") : `from ${chat.from_handle}${whatsapp ? " · WhatsApp" : ""}`}
             </span>
           </div>
-          <NumberFaultsMenu api={api} handle={chat.from_handle} />
+          <NumberFaultsMenu client={client} handle={chat.from_handle} />
         </header>
         <MessageList
           label="Messages, as the business sees them"
@@ -175,7 +180,7 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
           {typingNow && <TypingBubble from={chat.is_group ? typingNow.from : null} />}
         </MessageList>
         <BusinessComposer
-          api={api}
+          client={client}
           chat={chat}
           whatsapp={whatsapp}
           replyTo={replyTo}
@@ -203,9 +208,9 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
             </span>
           </div>
           {chat.is_group ? (
-            <RenameAsMember api={api} chat={chat} from={asMember} />
+            <RenameAsMember client={client} chat={chat} from={asMember} />
           ) : (
-            <ContactProfile api={api} handle={asMember} />
+            <ContactProfile client={client} handle={asMember} />
           )}
         </header>
         <MessageList
@@ -219,7 +224,7 @@ export function ThreadView({ api, chat }: { api: Api; chat: ChatResource }) {
           {businessTyping && <TypingBubble from={chat.is_group ? chat.from_handle : null} />}
         </MessageList>
         <ContactComposer
-          api={api}
+          client={client}
           chat={chat}
           from={asMember}
           whatsapp={whatsapp}
@@ -238,7 +243,7 @@ function contactSideStatus(message: MessageResource, lastReadAt: string | null):
 }
 
 /** A member renames the group from their phone (simulate rename). */
-function RenameAsMember({ api, chat, from }: { api: Api; chat: ChatResource; from: string }) {
+function RenameAsMember({ client, chat, from }: { client: MsgctlClient; chat: ChatResource; from: string }) {
   return (
     <button
       type="button"
@@ -246,8 +251,8 @@ function RenameAsMember({ api, chat, from }: { api: Api; chat: ChatResource; fro
       onClick={() => {
         const title = prompt(`New title of the group, as ${from} (empty removes it):`, chat.title ?? "");
         if (title === null) return;
-        api
-          .renameAsContact(chat.id, from, title.trim() || null)
+        client.simulate
+          .rename({ conversation_id: chat.id, from, title: title.trim() || null })
           .then(refresh, (failure: Error) => alert(failure.message));
       }}
     >

@@ -1,26 +1,25 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Delivery, WebhookResource } from "../../contract/types.js";
-import type { Api } from "../api.js";
-import { dateTimeOf, durationOf, untilOf } from "../format.js";
+import type { MsgctlClient } from "../../client/client.js";
+import { dateTimeOf } from "../format.js";
 import { hrefOf } from "../route.js";
 import { refresh, sandboxNow, useInspector, useLive } from "../state.js";
+import { Ladder, type RetryLadderRead, useRetryLadder } from "./retry-ladder.js";
 
-/** The waits before attempts 2 to 8 (spec section 6): the ladder every delivery climbs. */
-const LADDER_WAITS_MS = [5_000, 60_000, 600_000, 3_600_000, 14_400_000, 28_800_000, 43_200_000];
-const ATTEMPTS = LADDER_WAITS_MS.length + 1;
 /** styles.css's one-column layout. */
 const NARROW = "(max-width: 760px)";
 
 /** Webhooks: the endpoints, their deliveries, and one delivery's attempts on the retry ladder. */
 export function WebhooksView({ deliveryId }: { deliveryId: string | null }) {
-  const { api } = useInspector();
+  const { client } = useInspector();
+  const ladder = useRetryLadder(client);
   const [webhookId, setWebhookId] = useState<string>("");
-  const webhooks = useLive(api ? () => api.webhooks() : null, [api]);
-  const deliveries = useLive(api ? () => api.deliveries({ limit: 50, webhook_id: webhookId || undefined }) : null, [
-    api,
-    webhookId,
-  ]);
-  if (!api) return null;
+  const webhooks = useLive(client ? () => client.webhooks.list({ limit: 100 }) : null, [client]);
+  const deliveries = useLive(
+    client ? () => client.webhooks.deliveries({ limit: 50, webhook_id: webhookId || undefined }) : null,
+    [client, webhookId],
+  );
+  if (!client) return null;
   return (
     <div class={`webhooks-view ${deliveryId ? "has-delivery" : ""}`}>
       <section class="endpoints" aria-label="Webhook endpoints">
@@ -53,7 +52,7 @@ export function WebhooksView({ deliveryId }: { deliveryId: string | null }) {
                 <span class={`badge ${delivery.status}`}>{delivery.status}</span>{" "}
                 <span class="type">{delivery.event_type}</span>{" "}
                 <span class="attempts">
-                  {delivery.attempts.length}/{ATTEMPTS}
+                  {delivery.attempts.length}/{ladder.data?.attempts ?? "…"}
                 </span>
               </a>
             </li>
@@ -65,7 +64,7 @@ export function WebhooksView({ deliveryId }: { deliveryId: string | null }) {
           <a class="back" href={hrefOf("webhooks")}>
             ← Deliveries
           </a>
-          <DeliveryDetail api={api} id={deliveryId} />
+          <DeliveryDetail client={client} id={deliveryId} ladder={ladder} />
         </div>
       )}
     </div>
@@ -86,17 +85,17 @@ function Endpoint({ hook, selected, onSelect }: { hook: WebhookResource; selecte
 }
 
 /** One delivery: its attempts on the ladder, what was sent (headers and raw body). */
-function DeliveryDetail({ api, id }: { api: Api; id: string }) {
+function DeliveryDetail({ client, id, ladder }: { client: MsgctlClient; id: string; ladder: RetryLadderRead }) {
   const inspector = useInspector();
   const [picked, setPicked] = useState<number | null>(null);
-  const delivery = useLive(() => api.delivery(id), [id]);
+  const delivery = useLive(() => client.webhooks.delivery(id), [id]);
   // On a narrow screen the lists give way to the delivery (styles.css): start at its top, not
   // where the list was scrolled to.
   useEffect(() => {
     if (matchMedia(NARROW).matches) scrollTo({ top: 0 });
   }, [id]);
   const d = delivery.data;
-  const event = useLive(d ? () => api.event(d.event_id) : null, [d?.event_id]);
+  const event = useLive(d ? () => client.sandbox.event(d.event_id) : null, [d?.event_id]);
   if (delivery.error) return <p class="error">{delivery.error}</p>;
   if (!d) return null;
   const now = sandboxNow(inspector);
@@ -108,8 +107,11 @@ function DeliveryDetail({ api, id }: { api: Api; id: string }) {
       <h2>
         {d.event_type} <span class={`badge ${d.status}`}>{d.status}</span>
       </h2>
-      <ResendButton api={api} id={d.id} onDone={delivery.reload} />
-      <Ladder delivery={d} now={now} picked={shown?.n ?? null} onPick={setPicked} />
+      <ResendButton client={client} id={d.id} onDone={delivery.reload} />
+      {ladder.error && <p class="error">{ladder.error}</p>}
+      {ladder.data && (
+        <Ladder ladder={ladder.data} delivery={d} now={now} picked={shown?.n ?? null} onPick={setPicked} />
+      )}
       {resends.length > 0 && (
         <>
           <h3>Resent by hand</h3>
@@ -170,7 +172,6 @@ function DeliveryDetail({ api, id }: { api: Api; id: string }) {
   );
 }
 
-/** One more attempt now (POST /sandbox/v1/deliveries/:id/resend), outside the ladder. */
 /**
  * The `X-Msgctl-Attempt` an attempt carried: its rung of the retry ladder, 1-8; a resend carries
  * the rung it repeats, 1 when none went before (domain/webhooks/resend.ts).
@@ -180,14 +181,15 @@ function ladderRung(delivery: Delivery, attempt: Delivery["attempts"][number]): 
   return attempt.resend ? Math.max(1, ladderBefore) : ladderBefore + 1;
 }
 
-function ResendButton({ api, id, onDone }: { api: Api; id: string; onDone(): void }) {
+/** One more attempt now (POST /sandbox/v1/deliveries/:id/resend), outside the ladder. */
+function ResendButton({ client, id, onDone }: { client: MsgctlClient; id: string; onDone(): void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const resend = async () => {
     setBusy(true);
     setError(null);
     try {
-      await api.resend(id);
+      await client.webhooks.resend(id);
       onDone();
       refresh();
     } catch (failure) {
@@ -207,64 +209,5 @@ function ResendButton({ api, id, onDone }: { api: Api; id: string; onDone(): voi
         </span>
       )}
     </p>
-  );
-}
-
-/** The eight rungs: made attempts with their outcome, the next one's time, the rest to come. Resends stand outside it. */
-function Ladder({
-  delivery,
-  now,
-  picked,
-  onPick,
-}: {
-  delivery: Delivery;
-  now: number;
-  picked: number | null;
-  onPick(n: number): void;
-}) {
-  const rungs = Array.from({ length: ATTEMPTS }, (_, i) => i + 1);
-  const onLadder = delivery.attempts.filter((attempt) => !attempt.resend);
-  return (
-    <ol class="ladder" aria-label="Attempts on the retry ladder">
-      {rungs.map((n) => {
-        const attempt = onLadder[n - 1];
-        const wait = n === 1 ? "first" : `+${durationOf(LADDER_WAITS_MS[n - 2] ?? 0)}`;
-        if (attempt) {
-          const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
-          return (
-            <li key={n} class={`rung ${ok ? "ok" : "failed"}`} data-attempt={n}>
-              <button
-                type="button"
-                class="n link"
-                aria-pressed={picked === attempt.n}
-                aria-label={`Show the headers of attempt ${n}`}
-                onClick={() => onPick(attempt.n)}
-              >
-                {n}
-              </button>
-              <span class="wait">{wait}</span>
-              <span class="at">{dateTimeOf(attempt.at)}</span>
-              <span class="code">{attempt.status_code ?? "no answer"}</span>
-              <span class="duration">{attempt.duration_ms} ms</span>
-              {attempt.error && <span class="why">{attempt.error}</span>}
-            </li>
-          );
-        }
-        const next = n === onLadder.length + 1 && delivery.next_attempt_at;
-        return (
-          <li key={n} class={`rung ${next ? "next" : "later"}`} data-attempt={n}>
-            <span class="n">{n}</span>
-            <span class="wait">{wait}</span>
-            {next ? (
-              <span class="at">
-                next at {dateTimeOf(next)} ({untilOf(Date.parse(next), now)})
-              </span>
-            ) : (
-              <span class="at">{delivery.status === "pending" ? "to come if needed" : "not needed"}</span>
-            )}
-          </li>
-        );
-      })}
-    </ol>
   );
 }

@@ -1,5 +1,5 @@
 import type { ContactTraits, FaultName } from "../../contract/types.js";
-import type { Api } from "../api.js";
+import type { MsgctlClient } from "../../client/client.js";
 import { dateTimeOf } from "../format.js";
 import { refresh, useLive } from "../state.js";
 
@@ -14,11 +14,11 @@ async function run(action: () => Promise<unknown>, after: () => void): Promise<v
 }
 
 /** A number's faults (SANDBOX.md section 3), switched from its phone's header. */
-export function NumberFaultsMenu({ api, handle }: { api: Api; handle: string }) {
-  const faults = useLive(() => api.faults(handle), [handle]);
+export function NumberFaultsMenu({ client, handle }: { client: MsgctlClient; handle: string }) {
+  const faults = useLive(() => client.simulate.faults(handle), [handle]);
   const f = faults.data;
   const flip = (fault: FaultName, options: { count?: number; off?: boolean } = {}) =>
-    void run(() => api.setFault(handle, fault, options), faults.reload);
+    void run(() => client.simulate.fault(handle, fault, options), faults.reload);
   const active = f && (f.offline || f.transient_remaining > 0 || f.rate_limited || f.relink_required);
   return (
     <details class="tools">
@@ -84,10 +84,10 @@ const TRAITS: [keyof ContactTraits, string][] = [
 ];
 
 /** A contact's profile (routing, reachability, read receipts), edited from their phone's header. */
-export function ContactProfile({ api, handle }: { api: Api; handle: string }) {
-  const contact = useLive(handle ? () => api.contact(handle) : null, [handle]);
+export function ContactProfile({ client, handle }: { client: MsgctlClient; handle: string }) {
+  const contact = useLive(handle ? () => client.contacts.get(handle) : null, [handle]);
   const c = contact.data;
-  const set = (traits: Partial<ContactTraits>) => void run(() => api.setContact(handle, traits), contact.reload);
+  const set = (traits: Partial<ContactTraits>) => void run(() => client.contacts.set(handle, traits), contact.reload);
   return (
     <details class="tools">
       <summary aria-label={`Profile of ${handle}`}>
