@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 
 /**
  * The architecture of docs/architecture.md, checked on the source: layers import downward only,
- * each library stays in its layer, and a concept folder of the domain is entered only through
- * its face (index.ts).
+ * each library stays in its layer, and a concept folder of the domain or of the store is entered
+ * only through its face (index.ts).
  */
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -121,6 +121,28 @@ describe("architecture (docs/architecture.md)", () => {
     const concept = (path: string) => /^src\/domain\/([^/]+)\//.exec(path)?.[1];
     const bypassing = all
       .filter((i) => concept(i.target) && concept(i.target) !== concept(i.file) && !i.target.endsWith("/index.ts"))
+      .map((i) => `${i.file}: ${i.line}`);
+    expect(bypassing).toEqual([]);
+  });
+
+  it("the store is folders by concept, as the domain's, beside its engine; no file lies loose in store/", () => {
+    const storeFiles = sources.filter((file) => file.startsWith("src/store/"));
+    const domainConcepts = new Set(sources.map((file) => /^src\/domain\/([^/]+)\//.exec(file)?.[1]));
+    const folders = new Set(storeFiles.map((file) => /^src\/store\/([^/]+)\//.exec(file)?.[1] ?? file));
+    const strays = [...folders].filter((folder) => folder !== "engine" && !domainConcepts.has(folder));
+    expect(strays).toEqual([]);
+  });
+
+  it("a store folder is entered only through its face, from the rest of the source, the tests and its other folders", () => {
+    const all = [...imports, ...filesUnder("test").flatMap(importsOf)];
+    const folder = (path: string) => /^src\/store\/([^/]+)\//.exec(path)?.[1];
+    const bypassing = all
+      .filter((i) => folder(i.target) && folder(i.target) !== folder(i.file))
+      // The concept folders build their queries on the engine's parts (`Db`, `compileOnce`, the
+      // schema): its face also opens the connection, and better-sqlite3 would come with it into
+      // every bundle of domain code (the fixture parsed at build time).
+      .filter((i) => !(folder(i.file) && folder(i.target) === "engine"))
+      .filter((i) => i.target !== `src/store/${folder(i.target)}/index.ts`)
       .map((i) => `${i.file}: ${i.line}`);
     expect(bypassing).toEqual([]);
   });

@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { allColumns, compileOnce } from "../../src/store/engine/index.js";
-import { openDatabase } from "../../src/store/engine/index.js";
+import { allColumns, compileOnce, openDatabase } from "../../src/store/engine/index.js";
 
 describe("compileOnce: build a query once, bind new arguments each call", () => {
   it("keeps the SQL and puts the arguments where their placeholders were", () => {

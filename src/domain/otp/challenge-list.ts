@@ -1,6 +1,6 @@
 import { listOtpChallengesQuery, type OtpChallengeView } from "../../contract/otp.js";
 import { parseInput } from "../../lib/validation.js";
-import { listAccountChallenges } from "../../store/otp.js";
+import { listAccountChallenges } from "../../store/otp/index.js";
 import type { DomainContext } from "../core/index.js";
 import { toChallenge } from "./challenges.js";
 

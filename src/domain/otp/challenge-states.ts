@@ -1,6 +1,6 @@
 import type { ChallengeStatus } from "../../contract/statuses.js";
 import { AppError, invalidState } from "../../lib/app-error.js";
-import { updateChallenge, type ChallengeRow } from "../../store/otp.js";
+import { updateChallenge, type ChallengeRow } from "../../store/otp/index.js";
 import type { DomainContext } from "../core/index.js";
 
 /** A challenge expires 10 minutes after creation (spec sections 2 and 8). */

@@ -10,7 +10,7 @@ import {
   insertChallenge,
   liveCodesOfPhone,
   type ChallengeRow,
-} from "../../store/otp.js";
+} from "../../store/otp/index.js";
 import type { Account } from "../accounts/index.js";
 import { scheduleJob, type DomainContext, type JobHandler } from "../core/index.js";
 import { applyChallengeTransition, CHALLENGE_TTL_MS, CONSUME_REFUSALS, statusAt } from "./challenge-states.js";

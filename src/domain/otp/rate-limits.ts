@@ -1,5 +1,5 @@
 import { AppError } from "../../lib/app-error.js";
-import { challengeTimesSince, type ChallengeScope } from "../../store/otp.js";
+import { challengeTimesSince, type ChallengeScope } from "../../store/otp/index.js";
 import type { DomainContext } from "../core/index.js";
 
 /** One limit on POST /v1/challenges: at most `max` challenges in any `windowMs` for a scope. */

@@ -1,6 +1,6 @@
 import type { TextOutcome } from "../../contract/otp.js";
 import { isoTime } from "../../lib/clock.js";
-import type { ChallengeRow } from "../../store/otp.js";
+import type { ChallengeRow } from "../../store/otp/index.js";
 import { isMatchable, MAX_WRONG_TEXTS, statusAt } from "./challenge-states.js";
 import { bareCodeOf } from "./codes.js";
 

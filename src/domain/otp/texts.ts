@@ -17,7 +17,7 @@ import {
   listOtpTextRows,
   listPhoneChallenges,
   type OtpTextRow,
-} from "../../store/otp.js";
+} from "../../store/otp/index.js";
 import { nextListTime, type DomainContext } from "../core/index.js";
 import { contactProfile } from "../world/index.js";
 import { applyChallengeTransition } from "./challenge-states.js";

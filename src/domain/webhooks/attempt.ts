@@ -4,7 +4,7 @@ import {
   findDeliveryWithAttempts,
   insertAttempt,
   type AttemptWork,
-} from "../../store/webhook-deliveries.js";
+} from "../../store/webhooks/index.js";
 import { scheduleJob, type DomainContext, type JobCompletion, type JobRun } from "../core/index.js";
 import { connectionsOf } from "./connections.js";
 import { abandonPendingDeliveries, ATTEMPT_JOB, deliveryView, isDeliveryCommitted } from "./deliveries.js";

@@ -19,8 +19,9 @@ import {
   listPendingDeliveries,
   type AttemptRow,
   type DeliveryRow,
-} from "../../store/webhook-deliveries.js";
-import { findWebhookById, listEnabledWebhooks } from "../../store/webhooks.js";
+  findWebhookById,
+  listEnabledWebhooks,
+} from "../../store/webhooks/index.js";
 import { cacheOf, nextListTime, scheduleJob, type DomainContext, type EmittedEvent } from "../core/index.js";
 import { preloadDeliveryAgent } from "./connections.js";
 import { applyDeliveryTransition, DELIVERY_TRANSITIONS } from "./delivery-states.js";

@@ -1,5 +1,5 @@
 import type { DeliveryStatus } from "../../contract/statuses.js";
-import { saveDeliveryState, type DeliveryRow } from "../../store/webhook-deliveries.js";
+import { saveDeliveryState, type DeliveryRow } from "../../store/webhooks/index.js";
 import type { DomainContext } from "../core/index.js";
 
 /** One row of the delivery status table: allowed from-states → to-state, and whether an attempt follows. */

@@ -20,7 +20,7 @@ import {
   listLiveWebhooks,
   updateWebhookRow,
   type WebhookRow,
-} from "../../store/webhooks.js";
+} from "../../store/webhooks/index.js";
 import { nextListTime, type DomainContext } from "../core/index.js";
 import { preloadDeliveryAgent } from "./connections.js";
 import { abandonPendingDeliveries, forgetSubscribers } from "./deliveries.js";

@@ -1,8 +1,7 @@
 import { invalidState, notFound } from "../../lib/app-error.js";
 import { isUuid } from "../../lib/ids.js";
 import { findEvent, deleteJob } from "../../store/core/index.js";
-import { countAttempts, findDelivery, insertAttempt } from "../../store/webhook-deliveries.js";
-import { findWebhookById } from "../../store/webhooks.js";
+import { countAttempts, findDelivery, insertAttempt, findWebhookById } from "../../store/webhooks/index.js";
 import type { DomainContext } from "../core/index.js";
 import { attemptDelivery, type Outcome } from "./attempt.js";
 import { deliveryView, type DeliveryView } from "./deliveries.js";

@@ -3,14 +3,14 @@ import type { AttachmentTables } from "../attachments/index.js";
 import type { ConversationTables } from "../conversations/index.js";
 import type { CoreTables } from "../core/index.js";
 import type { MessageTables } from "../messages/index.js";
+import type { OtpTables } from "../otp/index.js";
+import type { WebhookTables } from "../webhooks/index.js";
 import type { WorldTables } from "../world/index.js";
-import type { WebhookTables } from "../tables/webhooks.js";
-import type { OtpTables } from "../tables/otp.js";
 
-export type * from "../tables/webhooks.js";
-export type * from "../tables/otp.js";
-
-/** Every table, as kysely sees it. */
+/**
+ * Every table, as kysely sees it: each concept folder declares its own (`<concept>/tables.ts`).
+ * The migrations (`migrations/`) make them, in the order they were added.
+ */
 export interface Database
   extends CoreTables,
     AccountTables,

@@ -1,5 +1,6 @@
 /** Rows of the webhook tables: endpoints, deliveries and their attempts. */
 
+/** An account's webhook endpoint. */
 export interface WebhooksTable {
   id: string;
   account_id: string;
@@ -15,6 +16,7 @@ export interface WebhooksTable {
   deleted_at: number | null;
 }
 
+/** One event's delivery to one endpoint, with where it stands on the retry ladder. */
 export interface WebhookDeliveriesTable {
   id: string;
   account_id: string;
@@ -32,6 +34,7 @@ export interface WebhookDeliveriesTable {
   updated_at: number;
 }
 
+/** One attempt of a delivery: when, what came back, how long it took. */
 export interface WebhookAttemptsTable {
   delivery_id: string;
   /** The attempt's place among all of the delivery's attempts, from 1 (1-8 without resends). */
@@ -48,6 +51,7 @@ export interface WebhookAttemptsTable {
   signature: string | null;
 }
 
+/** Every table of the webhooks, as kysely sees it. */
 export interface WebhookTables {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
-import { allColumns, compileOnce } from "./engine/compiled-query.js";
-import type { Db } from "./engine/db.js";
-import type { WebhookAttemptsTable, WebhookDeliveriesTable } from "./engine/schema.js";
+import { allColumns, compileOnce } from "../engine/compiled-query.js";
+import type { Db } from "../engine/db.js";
+import type { WebhookAttemptsTable, WebhookDeliveriesTable } from "./tables.js";
 
 /** A delivery row as read back. */
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;

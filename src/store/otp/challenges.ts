@@ -1,12 +1,9 @@
 import { sql, type Selectable, type Updateable } from "kysely";
-import type { Db } from "./engine/db.js";
-import type { OtpChallengesTable, OtpTextsTable } from "./engine/schema.js";
+import type { Db } from "../engine/db.js";
+import type { OtpChallengesTable } from "./tables.js";
 
 /** A challenge row as read back. */
 export type ChallengeRow = Selectable<OtpChallengesTable>;
-
-/** A text row as read back. */
-export type OtpTextRow = Selectable<OtpTextsTable>;
 
 /** Inserts a challenge. */
 export function insertChallenge(db: Db, row: OtpChallengesTable): void {
@@ -68,29 +65,6 @@ export function challengeTimesSince(db: Db, scope: ChallengeScope, since: number
   if (scope.accountId !== undefined) query = query.where("account_id", "=", scope.accountId);
   if (scope.phone !== undefined) query = query.where("phone", "=", scope.phone);
   return db.all(query.orderBy("created_at")).map((row) => row.created_at);
-}
-
-/** Inserts a text of an OTP thread. */
-export function insertOtpText(db: Db, row: OtpTextsTable): void {
-  db.run(db.q.insertInto("otp_texts").values(row));
-}
-
-/**
- * Texts of the phones the account has created challenges for, newest first, optionally one
- * phone's and before a created_at.
- */
-export function listOtpTextRows(
-  db: Db,
-  accountId: string,
-  options: { phone?: string; before?: number; limit: number },
-): OtpTextRow[] {
-  let query = db.q
-    .selectFrom("otp_texts")
-    .selectAll()
-    .where("phone", "in", db.q.selectFrom("otp_challenges").select("phone").where("account_id", "=", accountId));
-  if (options.phone !== undefined) query = query.where("phone", "=", options.phone);
-  if (options.before !== undefined) query = query.where("created_at", "<", options.before);
-  return db.all(query.orderBy("created_at", "desc").limit(options.limit));
 }
 
 /** The account's challenges, newest first (ties in one millisecond by insertion order). */

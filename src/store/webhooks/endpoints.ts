@@ -1,7 +1,7 @@
 import type { Selectable, Updateable } from "kysely";
-import { compileOnce } from "./engine/compiled-query.js";
-import type { Db } from "./engine/db.js";
-import type { WebhooksTable } from "./engine/schema.js";
+import { compileOnce } from "../engine/compiled-query.js";
+import type { Db } from "../engine/db.js";
+import type { WebhooksTable } from "./tables.js";
 
 /** A webhook endpoint row as read back. */
 export type WebhookRow = Selectable<WebhooksTable>;

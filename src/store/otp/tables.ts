@@ -1,5 +1,6 @@
 /** Rows of the OTP tables: challenges, and the texts of the OTP numbers' threads. */
 
+/** A challenge: the phone to verify, its code, where it stands. */
 export interface OtpChallengesTable {
   id: string;
   account_id: string;
@@ -20,6 +21,7 @@ export interface OtpChallengesTable {
   updated_at: number;
 }
 
+/** A text of an OTP number's thread with a user's phone, either way. */
 export interface OtpTextsTable {
   id: string;
   /** The user's phone, E.164. */
@@ -39,6 +41,7 @@ export interface OtpTextsTable {
   created_at: number;
 }
 
+/** Every table of the OTP service, as kysely sees it. */
 export interface OtpTables {
   otp_challenges: OtpChallengesTable;
   otp_texts: OtpTextsTable;

@@ -1,0 +1,26 @@
+/** The webhooks' rows: endpoints, deliveries of events to them, and each delivery's attempts. */
+export {
+  findLiveWebhook,
+  findWebhookById,
+  insertWebhook,
+  listEnabledWebhooks,
+  listLiveWebhooks,
+  updateWebhookRow,
+  type WebhookRow,
+} from "./endpoints.js";
+export {
+  countAttempts,
+  findAttemptWork,
+  findDelivery,
+  findDeliveryWithAttempts,
+  insertAttempt,
+  insertDelivery,
+  listAttempts,
+  listDeliveryRows,
+  listPendingDeliveries,
+  saveDeliveryState,
+  type AttemptRow,
+  type AttemptWork,
+  type DeliveryRow,
+} from "./deliveries.js";
+export type { WebhookTables } from "./tables.js";
