@@ -2,6 +2,7 @@ import { createClient, type MsgctlClient } from "../client/client.js";
 import type { HostName } from "../client/http.js";
 import { readStateFile, stateFilePath } from "./state-file.js";
 import { UsageError } from "./usage-error.js";
+import { DEFAULT_STATE_DIR } from "./defaults.js";
 
 /** No sandbox to talk to (no flag, variable or state file): exit 1, like an unreachable one. */
 export class NoSandboxError extends Error {
@@ -30,7 +31,7 @@ export interface Connection {
 
 /** The state directory the flags (or MSGCTL_STATE_DIR, which commander reads into them) name. */
 export const stateDirOf = (flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env) =>
-  flags.stateDir ?? env.MSGCTL_STATE_DIR ?? ".msgctl";
+  flags.stateDir ?? env.MSGCTL_STATE_DIR ?? DEFAULT_STATE_DIR;
 
 /**
  * A host URL as given, or a usage error naming where it came from: `new URL` deep in the client

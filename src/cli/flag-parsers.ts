@@ -9,3 +9,13 @@ export function wholeNumber(value: string): number {
   if (!/^\d{1,15}$/.test(value)) throw new InvalidArgumentError("It must be a whole number.");
   return Number(value);
 }
+
+/** A number of seconds above 0 (`simulate inbound --duration 2.5`). */
+export function positiveSeconds(value: string): number {
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0)
+    throw new InvalidArgumentError("must be a number of seconds above 0");
+  return Number(value);
+}
+
+/** Appends the values of a repeatable flag (`--match a=1 --match b=2`). */
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

@@ -1,5 +1,6 @@
 import type { ChalkInstance } from "chalk";
 import type { Logger } from "../runtime/logger.js";
+import { DEFAULT_LOG_LEVEL } from "./defaults.js";
 import { fileSink, streamSink, type LogSink } from "./log-sink.js";
 import { stopOnBrokenPipe } from "./exit.js";
 import { UsageError } from "./usage-error.js";
@@ -33,7 +34,7 @@ const RANK: Record<Level, number> = { error: 0, warn: 1, info: 1, debug: 2 };
 
 /** `--log-level`'s value, checked. */
 export function logLevelOf(value: string | undefined): LogLevel {
-  if (value === undefined) return "info";
+  if (value === undefined) return DEFAULT_LOG_LEVEL;
   if (!(LOG_LEVELS as readonly string[]).includes(value)) {
     throw new UsageError(`--log-level must be ${LOG_LEVELS.join(", ")} (got ${value})`);
   }

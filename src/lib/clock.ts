@@ -1,5 +1,7 @@
+/** How the sandbox's time can move: with the wall clock, or only when advanced. */
+export const CLOCK_MODES = ["real", "manual"] as const;
 /** How the sandbox's time moves: with the wall clock, or only when advanced. */
-export type ClockMode = "real" | "manual";
+export type ClockMode = (typeof CLOCK_MODES)[number];
 
 /** The one source of time for everything the service produces or checks (SANDBOX.md section 4). */
 export interface Clock {

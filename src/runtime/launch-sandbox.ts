@@ -22,7 +22,7 @@ import {
 } from "../domain/control/index.js";
 import { closeWebhookConnections } from "../domain/webhooks/index.js";
 import { invalidRequest, isAppError } from "../lib/app-error.js";
-import type { ClockMode } from "../lib/clock.js";
+import { CLOCK_MODES, type ClockMode } from "../lib/clock.js";
 import { parseAllowedHosts } from "../lib/host-names.js";
 import { cryptoIds, type IdSource } from "../lib/ids.js";
 import { openClock } from "../scheduler/clock.js";
@@ -121,7 +121,7 @@ function holdDatabase(path: string): DatabaseLock {
 export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const logger = options.logger ?? silentLogger;
   // --- Validate the options and the fixture before anything is written ---
-  if (options.clock !== undefined && options.clock !== "manual" && options.clock !== "real") {
+  if (options.clock !== undefined && !CLOCK_MODES.includes(options.clock)) {
     throw invalidRequest(`clock: must be "manual" or "real" (got ${JSON.stringify(options.clock)})`);
   }
   if (

@@ -23,6 +23,8 @@ interface Import {
   /** A path relative to the root for relative imports, else the package name. */
   target: string;
   typeOnly: boolean;
+  /** `import("…")`: loaded when that line runs, not with the file. */
+  dynamic: boolean;
   line: string;
 }
 
@@ -34,7 +36,13 @@ function importsOf(file: string): Import[] {
     const target = spec.startsWith(".")
       ? relative(ROOT, resolve(dirname(join(ROOT, file)), spec)).replace(/\.js$/, ".ts")
       : packageOf(spec);
-    found.push({ file, target, typeOnly: Boolean(match[2]), line: (match[0] as string).split("\n")[0] as string });
+    found.push({
+      file,
+      target,
+      typeOnly: Boolean(match[2]),
+      dynamic: false,
+      line: (match[0] as string).split("\n")[0] as string,
+    });
   }
   for (const match of text.matchAll(/import\("([^"]+)"\)/g)) {
     const spec = match[1] as string;
@@ -43,6 +51,7 @@ function importsOf(file: string): Import[] {
         file,
         target: relative(ROOT, resolve(dirname(join(ROOT, file)), spec)).replace(/\.js$/, ".ts"),
         typeOnly: false,
+        dynamic: true,
         line: match[0],
       });
   }
@@ -201,5 +210,47 @@ describe("architecture (docs/architecture.md)", () => {
       return found;
     });
     expect(offenders).toEqual([]);
+  });
+
+  describe("the CLI's wiring", () => {
+    const cli = imports.filter((i) => i.file.startsWith("src/cli/"));
+    const registrars = sources.filter((file) => file.startsWith("src/cli/registrars/"));
+
+    it("only the entry (main.ts) imports program.ts: no command or registrar reaches back into it", () => {
+      const offenders = cli
+        .filter((i) => i.target === "src/cli/program.ts" && i.file !== "src/cli/main.ts")
+        .map((i) => `${i.file}: ${i.line}`);
+      expect(offenders).toEqual([]);
+    });
+
+    it("program.ts imports the registrars (every one of them) and the defaults, nothing else of ours", () => {
+      const own = cli.filter((i) => i.file === "src/cli/program.ts" && i.target.startsWith("src/"));
+      const others = own
+        .filter((i) => !i.target.startsWith("src/cli/registrars/") && i.target !== "src/cli/defaults.ts")
+        .map((i) => i.line);
+      expect(others).toEqual([]);
+      expect(own.map((i) => i.target).filter((target) => target.startsWith("src/cli/registrars/"))).toEqual(
+        expect.arrayContaining(registrars),
+      );
+      expect(registrars.length).toBeGreaterThan(0);
+    });
+
+    it("a registrar imports command modules only lazily, from its actions", () => {
+      const eager = cli
+        .filter((i) => registrars.includes(i.file) && i.target.startsWith("src/cli/commands/") && !i.dynamic)
+        .map((i) => `${i.file}: ${i.line}`);
+      expect(eager).toEqual([]);
+    });
+
+    it("starting the CLI (msgctl --help) loads no command module and no zod", () => {
+      const loaded = new Set<string>();
+      const visit = (file: string) => {
+        if (loaded.has(file)) return;
+        loaded.add(file);
+        for (const i of imports) if (i.file === file && !i.dynamic && !i.typeOnly) visit(i.target);
+      };
+      visit("src/cli/main.ts");
+      expect([...loaded].filter((file) => file.startsWith("src/cli/commands/") || file === "zod")).toEqual([]);
+    });
   });
 });

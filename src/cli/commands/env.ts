@@ -2,9 +2,11 @@ import { NoSandboxError, resolveConnection, stateDirOf, type ConnectionFlags } f
 import type { Output } from "../output.js";
 import { readStateFile, stateFilePath, writerIsRunning } from "../state-file.js";
 import { UsageError } from "../usage-error.js";
+import { SHELLS } from "../choices.js";
+import { DEFAULT_SHELL } from "../defaults.js";
 
 /** Shells `msgctl env` can write for. */
-export type Shell = "bash" | "fish" | "powershell";
+export type Shell = (typeof SHELLS)[number];
 
 const quote = (value: string) => `'${value.replace(/'/g, "'\\''")}'`;
 
@@ -36,9 +38,9 @@ function refuseStoppedSandbox(options: ConnectionFlags): void {
 
 /** `msgctl env [--shell bash|fish|powershell]`: the variables as shell exports (`eval "$(msgctl env)"`). */
 export function env(options: ConnectionFlags & { shell?: string }, out: Output): SandboxEnv {
-  const shell = (options.shell ?? "bash") as Shell;
-  if (!["bash", "fish", "powershell"].includes(shell))
-    throw new UsageError(`--shell must be bash, fish or powershell (got ${shell})`);
+  const shell = (options.shell ?? DEFAULT_SHELL) as Shell;
+  // Commander checks the flag; a caller in code may still pass anything.
+  if (!SHELLS.includes(shell)) throw new UsageError(`--shell must be bash, fish or powershell (got ${shell})`);
   refuseStoppedSandbox(options);
   const connection = resolveConnection(options);
   const vars: SandboxEnv = { MSGCTL_BASE_URL: connection.baseUrl };

@@ -5,6 +5,7 @@ import { normalizePhone, parseHandle } from "../../lib/handles.js";
 import { writeOutputFile } from "../output-file.js";
 import type { Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
+import { DEFAULT_FIXTURE_FILE } from "../defaults.js";
 
 /** The prompts `init` asks with; tests pass scripted ones. */
 export interface Prompts {
@@ -116,7 +117,7 @@ export async function init(
   out: Output,
   prompts: Prompts = inquirerPrompts,
 ): Promise<{ path: string; fixture: Fixture }> {
-  const path = options.output ?? "msgctl.fixture.json";
+  const path = options.output ?? DEFAULT_FIXTURE_FILE;
   let raw: unknown = starterFixture;
   if (!options.yes) {
     if (!out.interactive && prompts === inquirerPrompts)

@@ -7,6 +7,7 @@ import type { Output } from "../output.js";
 import { startProgress } from "../progress.js";
 import { messageDetails } from "./message-format.js";
 import { timeoutMs, WaitTimeout } from "./wait.js";
+import { DEFAULT_WAIT_TIMEOUT } from "../defaults.js";
 
 const RANK: Partial<Record<MessageStatus, number>> = { queued: 0, sent: 1, delivered: 2, read: 3 };
 const POLL_MS = 100;
@@ -79,7 +80,14 @@ export async function waitMessage(
   out: Output,
 ): Promise<MessageResource> {
   const limit = timeoutMs(options.timeout);
-  const message = await waitForStatus(connect(options), id, options.status, limit, out, options.timeout ?? "10s");
+  const message = await waitForStatus(
+    connect(options),
+    id,
+    options.status,
+    limit,
+    out,
+    options.timeout ?? DEFAULT_WAIT_TIMEOUT,
+  );
   out.result(message, (m) => messageDetails(out.color, m));
   return message;
 }

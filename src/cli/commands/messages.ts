@@ -6,6 +6,7 @@ import { messageDetails, messagesTable } from "./message-format.js";
 import { uploadFiles } from "./upload-files.js";
 import { waitForStatus } from "./message-wait.js";
 import { timeoutMs, WaitTimeout } from "./wait.js";
+import { DEFAULT_WAIT_TIMEOUT } from "../defaults.js";
 
 /** Options of `msgctl send`. */
 export interface SendOptions extends ConnectionFlags {
@@ -58,7 +59,14 @@ export async function send(options: SendOptions, out: Output): Promise<MessageRe
   let final = message;
   if (options.wait) {
     try {
-      final = await waitForStatus(client, message.id, options.wait, limit, out, options.timeout ?? "10s");
+      final = await waitForStatus(
+        client,
+        message.id,
+        options.wait,
+        limit,
+        out,
+        options.timeout ?? DEFAULT_WAIT_TIMEOUT,
+      );
     } catch (error) {
       // The message exists whatever became of the wait: a script gets it, as last seen, in the
       // error's `last_seen` (one JSON object on stdout), and the exit status says the wait failed.

@@ -1,8 +1,9 @@
 import { ConnectionError, HttpClient } from "../../client/http.js";
 import { openApiDocumentOf } from "../../runtime/openapi.js";
 import { findSandbox, type ConnectionFlags } from "../connection.js";
+import type { HOSTS } from "../choices.js";
 import type { Output } from "../output.js";
-import { UsageError } from "../usage-error.js";
+import { DEFAULT_OPENAPI_HOST } from "../defaults.js";
 
 // A sandbox that takes longer than this to answer is treated as not there.
 const FETCH_TIMEOUT_MS = 5_000;
@@ -31,11 +32,10 @@ async function servedDocument(url: string): Promise<Record<string, unknown> | st
  * the default ports), so the command also works offline.
  */
 export async function openapi(
-  options: ConnectionFlags & { host?: string },
+  options: ConnectionFlags & { host?: (typeof HOSTS)[number] },
   out: Output,
 ): Promise<Record<string, unknown>> {
-  const host = options.host ?? "messaging";
-  if (host !== "messaging" && host !== "otp") throw new UsageError(`--host must be messaging or otp (got ${host})`);
+  const host = options.host ?? DEFAULT_OPENAPI_HOST;
   const sandbox = findSandbox(options);
   const url = host === "otp" ? sandbox.otpUrl : sandbox.baseUrl;
   let document = url === undefined ? undefined : await servedDocument(url);

@@ -6,6 +6,7 @@ import type { Output } from "../output.js";
 import { startProgress } from "../progress.js";
 import { challengeDetails } from "./otp-format.js";
 import { timeoutMs, WaitTimeout } from "./wait.js";
+import { DEFAULT_WAIT_TIMEOUT } from "../defaults.js";
 
 const RANK: Partial<Record<ChallengeStatus, number>> = { pending: 0, verified: 1, consumed: 2 };
 const POLL_MS = 100;
@@ -77,7 +78,7 @@ export async function waitOtp(
     options.status,
     limit,
     out,
-    options.timeout ?? "10s",
+    options.timeout ?? DEFAULT_WAIT_TIMEOUT,
   );
   out.result(challenge, (c) => challengeDetails(out.color, c));
   return challenge;

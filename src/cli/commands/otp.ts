@@ -90,12 +90,11 @@ export async function otpThread(phone: string, options: ConnectionFlags, out: Ou
 
 /** `msgctl simulate otp-fault unavailable [--off]`: the OTP host's `/v1` answers 503 until switched off. */
 export async function otpFault(
-  fault: string,
+  fault: "unavailable",
   options: ConnectionFlags & { off?: boolean },
   out: Output,
 ): Promise<OtpFaults> {
-  if (fault !== "unavailable") throw new UsageError(`Unknown OTP fault "${fault}": the one OTP fault is unavailable`);
-  const faults = await connect(options, "otp").otp.fault("unavailable", { off: options.off });
+  const faults = await connect(options, "otp").otp.fault(fault, { off: options.off });
   out.result(faults, (f) =>
     f.unavailable
       ? `The OTP host's /v1 now answers 503 unavailable (${out.color.cyan("msgctl simulate otp-fault unavailable --off")} ends it)`

@@ -12,6 +12,7 @@ import { createServeLog, logLevelOf } from "../serve-log.js";
 import { takeSignals } from "../signals.js";
 import { liveSandbox, removeStateFile, stateFilePath, writeStateFile } from "../state-file.js";
 import { UsageError } from "../usage-error.js";
+import { DEFAULT_STATE_DIR } from "../defaults.js";
 
 /** Flags of `msgctl serve` (SANDBOX.md section 1). */
 export interface ServeOptions {
@@ -22,7 +23,7 @@ export interface ServeOptions {
   allowedHosts?: string;
   db: string;
   fixture?: string;
-  clock: string;
+  clock: ClockMode;
   strictUrls?: boolean;
   stateDir: string;
   stateFile: boolean;
@@ -48,8 +49,6 @@ const LAST_LINES_MS = 250;
 function validate(options: ServeOptions): ClockMode {
   assertPortOrUsage("--port", options.port);
   assertPortOrUsage("--otp-port", options.otpPort);
-  if (options.clock !== "real" && options.clock !== "manual")
-    throw new UsageError(`--clock must be real or manual (got ${options.clock})`);
   try {
     parseAllowedHosts(splitHostList(options.allowedHosts ?? ""), "--allowed-hosts");
   } catch (error) {
@@ -159,7 +158,7 @@ async function refuseRunningSandbox(stateDir: string): Promise<void> {
 /** A busy port's error, naming the sandbox that holds it when a state file knows one. */
 async function portInUse(error: AppError, options: ServeOptions): Promise<AppError> {
   const wanted = [options.port, options.otpPort].filter((port) => port !== 0).map(String);
-  for (const dir of new Set([options.stateDir, ".msgctl"])) {
+  for (const dir of new Set([options.stateDir, DEFAULT_STATE_DIR])) {
     const holder = await liveSandbox(dir);
     if (!holder) continue;
     const held = [holder.base_url, holder.otp_url].map((url) => new URL(url).port);

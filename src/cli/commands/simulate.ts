@@ -109,23 +109,23 @@ export async function simulateEdit(
   return message;
 }
 
-const FAULTS: readonly FaultName[] = ["offline", "online", "transient", "rate-limited", "relink-required"];
-
-/** `msgctl simulate fault N offline|online|transient [--count K|--off]|rate-limited [--off]|relink-required [--off]`. */
+/**
+ * `msgctl simulate fault N offline|online|transient [--count K|--off]|rate-limited [--off]|relink-required [--off]`;
+ * with no fault, shows the number's faults.
+ */
 export async function simulateFault(
   number: string,
-  fault: string,
+  fault: FaultName | undefined,
   options: ConnectionFlags & { count?: number; off?: boolean },
   out: Output,
 ): Promise<NumberFaults> {
-  if (!FAULTS.includes(fault as FaultName))
-    throw new UsageError(`Unknown fault "${fault}": use one of ${FAULTS.join(", ")}`);
+  if (fault === undefined) return showFaults(number, options, out);
   if (options.count !== undefined && fault !== "transient")
     throw new UsageError("--count goes with the transient fault only");
   if (options.count !== undefined && options.off) throw new UsageError("Use --count K or --off, not both");
   if (options.off && (fault === "offline" || fault === "online"))
     throw new UsageError(`--off does not apply to ${fault}: use \`simulate fault N online\``);
-  const result = await connect(options).simulate.fault(number, fault as FaultName, {
+  const result = await connect(options).simulate.fault(number, fault, {
     count: options.count,
     off: options.off,
   });
@@ -134,7 +134,7 @@ export async function simulateFault(
 }
 
 /** `msgctl simulate fault N` with no fault: shows the number's faults. */
-export async function showFaults(number: string, options: ConnectionFlags, out: Output): Promise<NumberFaults> {
+async function showFaults(number: string, options: ConnectionFlags, out: Output): Promise<NumberFaults> {
   const result = await connect(options).simulate.faults(number);
   out.result(result, (f) => faultDetails(out.color, f));
   return result;

@@ -5,7 +5,7 @@ import { details, table, type Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
 
 /** `msgctl trigger --list`: every event trigger can cause, and how. */
-export function triggerListCommand(out: Output): ReturnType<typeof triggerList> {
+function triggerListCommand(out: Output): ReturnType<typeof triggerList> {
   const list = triggerList();
   out.result(list, (rows) =>
     table(
@@ -17,12 +17,13 @@ export function triggerListCommand(out: Output): ReturnType<typeof triggerList> 
   return list;
 }
 
-/** `msgctl trigger EVENT`: runs the real actions that cause EVENT and prints what they created. */
+/** `msgctl trigger EVENT`: runs the real actions that cause EVENT and prints what they created (`--list`: names them). */
 export async function trigger(
   event: string | undefined,
-  options: ConnectionFlags,
+  options: ConnectionFlags & { list?: boolean },
   out: Output,
-): Promise<TriggerResult> {
+): Promise<TriggerResult | ReturnType<typeof triggerList>> {
+  if (options.list) return triggerListCommand(out);
   if (!event) throw new UsageError("Name an event to trigger, or run `msgctl trigger --list`");
   if (!isEventType(event)) throw new UsageError(`Unknown event "${event}" (msgctl trigger --list names them)`);
   const result = await triggerEvent(connect(options), event as EventType);

@@ -6,6 +6,7 @@ import { interruptible } from "../interrupt.js";
 import { details, type Output } from "../output.js";
 import { startProgress } from "../progress.js";
 import { UsageError } from "../usage-error.js";
+import { DEFAULT_WAIT_TIMEOUT } from "../defaults.js";
 
 /** Thrown when a wait runs out of time (or its goal can no longer be reached): exit 1, with what was seen. */
 export class WaitTimeout extends Error {
@@ -42,7 +43,7 @@ export function matches(payload: Record<string, unknown>, pairs: [string, string
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** Parses `--timeout` (real time); anything past 24.8 days waits that long. */
-export function timeoutMs(value: string | undefined, fallback = "10s"): number {
+export function timeoutMs(value: string | undefined, fallback = DEFAULT_WAIT_TIMEOUT): number {
   try {
     return Math.min(parseDuration(value ?? fallback), LONGEST_TIMER_MS);
   } catch (error) {
@@ -93,7 +94,7 @@ export async function waitEvent(
       if (abort.signal.aborted) {
         progress.fail();
         throw new WaitTimeout(
-          `No ${type} event${pairs.length ? ` matching ${options.match?.join(", ")}` : ""} within ${options.timeout ?? "10s"} (${seen} ${type} event(s) seen)`,
+          `No ${type} event${pairs.length ? ` matching ${options.match?.join(", ")}` : ""} within ${options.timeout ?? DEFAULT_WAIT_TIMEOUT} (${seen} ${type} event(s) seen)`,
         );
       }
       progress.fail();
