@@ -3,7 +3,7 @@
  * through the API and groups that arrive from contacts, their members and titles, one
  * conversation per member number, read and typing, listed as Chats.
  */
-export { chatRemoteView, markChatRead, setChatTyping } from "./read-and-typing.js";
+export { chatRemoteView, readOrTypingThread, setChatReadAt, setChatTyping } from "./read-and-typing.js";
 export { conversationForPath, getChat, listChats, threadChannel, toChat, type ChatResource } from "./chats.js";
 export { createGroupChat, type CreateGroupResult } from "./create-group.js";
 export {

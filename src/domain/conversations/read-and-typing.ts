@@ -2,14 +2,17 @@ import { typingBody, type ChatRemoteView, type ChatResource } from "../../contra
 import { invalidRequest, invalidState } from "../../lib/app-error.js";
 import { isoTimeOrNull } from "../../lib/clock.js";
 import { parseInput } from "../../lib/validation.js";
-import { markThreadRead, setTypingUntil, type ConversationRow } from "../../store/conversations/index.js";
+import { setLastReadAt, setTypingUntil, type ConversationRow } from "../../store/conversations/index.js";
 import type { DomainContext } from "../core/index.js";
 import { conversationForPath, threadChannel, toChat } from "./chats.js";
 import { TYPING_BUBBLE_MS } from "./group-rules.js";
 import { assertStillMember, groupOf, type Group } from "./groups.js";
 
-/** The thread read and typing act on: 409 on SMS threads and group MMS threads (SANDBOX.md section 5). */
-function readOrTypingThread(ctx: DomainContext, row: ConversationRow, what: string): Group | undefined {
+/**
+ * The thread read receipts and typing act on, and its group: 409 invalid_state on SMS threads and
+ * group MMS threads, and for a number no longer in the group.
+ */
+export function readOrTypingThread(ctx: DomainContext, row: ConversationRow, what: string): Group | undefined {
   const group = groupOf(ctx, row);
   if (threadChannel(ctx, row, group) === "sms") {
     throw invalidState(
@@ -20,16 +23,9 @@ function readOrTypingThread(ctx: DomainContext, row: ConversationRow, what: stri
   return group;
 }
 
-/**
- * POST /v1/chats/:id/read (spec 4.5): marks the thread read, so its contacts see read receipts:
- * every inbound message not read yet becomes `read` (read_at now). No event: webhooks report the
- * other side's activity.
- */
-export function markChatRead(ctx: DomainContext, accountId: string, id: string): ChatResource {
-  const row = conversationForPath(ctx, accountId, id);
-  const group = readOrTypingThread(ctx, row, "Read receipts");
-  ctx.db.transaction(() => markThreadRead(ctx.db, row.id, ctx.clock.now()));
-  return toChat(ctx, row, group);
+/** The account read the thread now: its read mark, which the contacts' phones show (GET …/remote). */
+export function setChatReadAt(ctx: DomainContext, conversationId: string): void {
+  setLastReadAt(ctx.db, conversationId, ctx.clock.now());
 }
 
 /**

@@ -13,7 +13,8 @@ import { numberByHandle, type AccountNumber } from "../world/index.js";
 import { recordInbound } from "./receive.js";
 import { memberTraits } from "./recipients.js";
 import type { Route } from "./routing.js";
-import { applyTransition, scheduleFollowUps, type LifecycleJob } from "./status-table.js";
+import type { LifecycleJob } from "./follow-ups.js";
+import { applyTransition, scheduleFollowUps } from "./status-table.js";
 
 /**
  * Group messages (spec 4.5, 6): a group message goes to every member, and each member's device

@@ -5,7 +5,7 @@
 import type { DomainModule } from "../core/index.js";
 import { ACTION_JOB, runActionAttempt } from "./actions.js";
 import { runAcknowledge, runRead, runSendAttempt } from "./lifecycle-jobs.js";
-import { MESSAGE_JOBS } from "./status-table.js";
+import { MESSAGE_JOBS } from "./follow-ups.js";
 
 export { editMessage, reactToMessage, retryMessage, unsendMessage } from "./actions.js";
 export { acknowledgeByMember, groupOfMessage, openReceipts, otherCopies, readByMember } from "./group-delivery.js";
@@ -24,6 +24,7 @@ export {
 } from "./retry-policy.js";
 export { handleAvailability, inboundChannel, whatsappJid, type HandleAvailability } from "./routing.js";
 export { sendMessage, type SendResult } from "./send-message.js";
+export { markChatRead } from "./thread-read.js";
 export {
   applyTransition,
   canTransition,

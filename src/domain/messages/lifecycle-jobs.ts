@@ -6,7 +6,8 @@ import { contactProfile, meetFaults, numberByHandle, type ContactProfile } from 
 import { groupOfMessage, openReceipts, routeGroup, runMemberAcknowledge, runMemberRead } from "./group-delivery.js";
 import { decideRetry, retryColumnsOf, retryStateOf } from "./retry-policy.js";
 import { routeOutbound, type Route } from "./routing.js";
-import { applyTransition, MESSAGE_JOBS, type LifecycleJob, type Trigger } from "./status-table.js";
+import { MESSAGE_JOBS, type LifecycleJob } from "./follow-ups.js";
+import { applyTransition, type Trigger } from "./status-table.js";
 
 /** The message a lifecycle job is about, unless it has moved on since the job was scheduled. */
 function current(ctx: DomainContext, job: LifecycleJob, status: MessageRow["status"]): MessageRow | undefined {

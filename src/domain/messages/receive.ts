@@ -1,12 +1,11 @@
 import type { Channel } from "../../contract/common.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { markInbound, type ConversationRow } from "../../store/conversations/index.js";
-import { insertGroupMessage, insertMessage, type MessageRow } from "../../store/messages/index.js";
+import type { MessageRow } from "../../store/messages/index.js";
 import { attachInbound, copyAttachments } from "../attachments/index.js";
-import { emitEvent, type DomainContext } from "../core/index.js";
-import { freshRetryColumns } from "./retry-policy.js";
+import type { DomainContext } from "../core/index.js";
 import { whatsappJid } from "./routing.js";
-import { receivedFields } from "./views.js";
+import { createMessage } from "./status-table.js";
 
 /**
  * The media of an arriving message: uploads it claims (a contact's message, or the first copy of
@@ -50,45 +49,28 @@ export function recordInbound(ctx: DomainContext, arrival: Arrival): MessageRow 
   } else if (media) {
     copyAttachments(ctx, conversation.account_id, media.copyOf, id, channel);
   }
-  const row: MessageRow = {
-    id,
-    account_id: conversation.account_id,
-    conversation_id: conversation.id,
-    direction: "inbound",
-    // An inbound message has arrived: it counts as delivered (reactions need that).
-    status: "delivered",
-    channel,
-    number_handle: conversation.from_handle,
-    remote_handle: from,
-    requested_channel: null,
-    text: arrival.text,
-    effect: null,
-    reply_to: null,
-    error: null,
-    metadata: JSON.stringify(metadata),
-    has_attachments: media ? 1 : 0,
-    voice_memo: media?.voiceMemo ? 1 : 0,
-    media_quality: "fit",
-    ...freshRetryColumns(),
-    next_attempt_at: null,
-    generation: 0,
-    // Equal to created_at (spec-decisions, Messages): the list's time, which may run a
-    // millisecond or more ahead of the clock when several arrive in one instant.
-    sent_at: createdAt,
-    delivered_at: createdAt,
-    read_at: null,
-    edited_at: null,
-    created_at: createdAt,
-    updated_at: createdAt,
-  };
-  insertMessage(ctx.db, row);
-  if (group)
-    insertGroupMessage(ctx.db, {
-      message_id: row.id,
-      group_id: group.id,
-      origin_id: group.originId ?? row.id,
+  return createMessage(
+    ctx,
+    "received",
+    {
+      id,
+      account_id: conversation.account_id,
+      conversation_id: conversation.id,
+      channel,
+      number_handle: conversation.from_handle,
+      remote_handle: from,
+      requested_channel: null,
+      text: arrival.text,
+      effect: null,
+      reply_to: null,
+      metadata: JSON.stringify(metadata),
+      has_attachments: media ? 1 : 0,
+      voice_memo: media?.voiceMemo ? 1 : 0,
+      media_quality: "fit",
+      // The list's time, which may run a millisecond or more ahead of the clock when several
+      // arrive in one instant: sent_at and delivered_at equal it (spec-decisions, Messages).
       created_at: createdAt,
-    });
-  emitEvent(ctx, conversation.account_id, "message.received", receivedFields(row, group !== undefined));
-  return row;
+    },
+    group,
+  );
 }

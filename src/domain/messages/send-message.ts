@@ -6,13 +6,8 @@ import { parseHandleMemo } from "../../lib/handle-memo.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
 import type { ConversationRow } from "../../store/conversations/index.js";
-import {
-  insertGroupMessage,
-  findAccountMessage,
-  insertMessage,
-  type MessagesTable,
-} from "../../store/messages/index.js";
 import { findIdempotentResource, saveIdempotencyKey } from "../../store/core/index.js";
+import { findAccountMessage } from "../../store/messages/index.js";
 import { claimAttachments } from "../attachments/index.js";
 import {
   assertStillMember,
@@ -25,11 +20,10 @@ import {
   type Group,
   type Service,
 } from "../conversations/index.js";
-import { nextListTime, scheduleJob, type DomainContext } from "../core/index.js";
+import { nextListTime, type DomainContext } from "../core/index.js";
 import { numberByHandle, type AccountNumber } from "../world/index.js";
-import { freshRetryColumns } from "./retry-policy.js";
 import { assertSendable, whatsappJid } from "./routing.js";
-import { MESSAGE_JOBS, type LifecycleJob } from "./status-table.js";
+import { createMessage } from "./status-table.js";
 import { toMessage, type MessageResource } from "./views.js";
 
 const ENDPOINT = "POST /v1/messages";
@@ -157,7 +151,6 @@ export function sendMessage(
       const row = original ? findAccountMessage(ctx.db, accountId, original) : undefined;
       if (row) return { message: toMessage(ctx, row), replayed: true };
     }
-    const now = ctx.clock.now();
     const createdAt = nextListTime(ctx, "messages", accountId);
     const { number, to } = destination;
     const thread = destination.group
@@ -173,52 +166,35 @@ export function sendMessage(
     if (attachmentIds.length > 0)
       claimAttachments(ctx, accountId, attachmentIds, id, { voiceMemo: body.voice_memo === true });
     // MESSAGE_TRANSITIONS.accepted: queued, channel null, first attempt after the send latency.
-    const dueAt = now + ctx.settings.sendLatencyMs;
-    const row: MessagesTable = {
-      id,
-      account_id: accountId,
-      conversation_id: thread.id,
-      direction: "outbound",
-      status: "queued",
-      channel: null,
-      number_handle: number.handle,
-      remote_handle: to,
-      requested_channel: destination.requested,
-      text: body.text ?? null,
-      effect: body.effect ?? null,
-      reply_to: body.reply_to?.toLowerCase() ?? null,
-      error: null,
-      // Group messages name their sender, as received ones do (spec section 2).
-      metadata: destination.group
-        ? JSON.stringify(
-            destination.requested === "whatsapp"
-              ? { sender_jid: whatsappJid(number.handle) }
-              : { sender_handle: number.handle },
-          )
-        : null,
-      has_attachments: attachmentIds.length > 0 ? 1 : 0,
-      voice_memo: body.voice_memo ? 1 : 0,
-      media_quality: body.media_quality ?? "fit",
-      ...freshRetryColumns(),
-      next_attempt_at: dueAt,
-      generation: 0,
-      sent_at: null,
-      delivered_at: null,
-      read_at: null,
-      edited_at: null,
-      created_at: createdAt,
-      updated_at: createdAt,
-    };
-    insertMessage(ctx.db, row);
-    if (destination.group)
-      insertGroupMessage(ctx.db, {
-        message_id: id,
-        group_id: destination.group.group.id,
-        origin_id: id,
+    const row = createMessage(
+      ctx,
+      "accepted",
+      {
+        id,
+        account_id: accountId,
+        conversation_id: thread.id,
+        channel: null,
+        number_handle: number.handle,
+        remote_handle: to,
+        requested_channel: destination.requested,
+        text: body.text ?? null,
+        effect: body.effect ?? null,
+        reply_to: body.reply_to?.toLowerCase() ?? null,
+        // Group messages name their sender, as received ones do (spec section 2).
+        metadata: destination.group
+          ? JSON.stringify(
+              destination.requested === "whatsapp"
+                ? { sender_jid: whatsappJid(number.handle) }
+                : { sender_handle: number.handle },
+            )
+          : null,
+        has_attachments: attachmentIds.length > 0 ? 1 : 0,
+        voice_memo: body.voice_memo ? 1 : 0,
+        media_quality: body.media_quality ?? "fit",
         created_at: createdAt,
-      });
-    const job: LifecycleJob = { message_id: id, generation: 0 };
-    scheduleJob(ctx, MESSAGE_JOBS.send, job, dueAt);
+      },
+      destination.group && { id: destination.group.group.id },
+    );
     if (key !== undefined)
       saveIdempotencyKey(ctx.db, {
         account_id: accountId,

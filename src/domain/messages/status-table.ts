@@ -1,55 +1,59 @@
 import { invalidState } from "../../lib/app-error.js";
-import { findGroupMessage, saveLifecycle, type LifecycleColumn, type MessageRow } from "../../store/messages/index.js";
-import { emitEvent, scheduleJob, type DomainContext } from "../core/index.js";
-import { contactProfile, type ContactProfile } from "../world/index.js";
-import { memberTraits } from "./recipients.js";
-import { lifecycleFields, type LifecycleEvent, type MessageStatus } from "./views.js";
+import {
+  findGroupMessage,
+  insertGroupMessage,
+  insertMessage,
+  moveConversationMessages,
+  saveLifecycle,
+  type LifecycleColumn,
+  type MessageRow,
+  type MessagesTable,
+} from "../../store/messages/index.js";
+import { emitEvent, type DomainContext } from "../core/index.js";
+import { followUpAt, scheduleNext, type FollowUpOptions, type Next } from "./follow-ups.js";
+import { freshRetryColumns } from "./retry-policy.js";
+import { lifecycleFields, receivedFields, type LifecycleEvent, type MessageStatus } from "./views.js";
 
-/** The scheduler job kinds of the outbound lifecycle. */
-export const MESSAGE_JOBS = Object.freeze({
-  send: "message.send",
-  acknowledge: "message.acknowledge",
-  read: "message.read",
-});
+/** A timestamp column a transition sets to its instant. */
+type Stamp = "sent_at" | "delivered_at" | "read_at";
 
-/** The payload of every lifecycle job: a stale generation means the message moved on without it. */
-export interface LifecycleJob {
-  message_id: string;
-  generation: number;
-  /** Group messages: the member whose device this step is about (each acknowledges and reads on its own). */
-  member?: string;
-}
-
-/** What a transition schedules next, after which wait, and on which condition of the contact. */
-type Next =
-  | { job: "send"; after: "send_latency" | "retry_policy" }
-  | { job: "acknowledge"; after: "deliver_latency"; when: "reachable" }
-  | { job: "read"; after: "read_delay"; when: "read_receipts" };
-
-/** One row of the message status table: allowed from-states → to-state, its event, stamp and follow-up. */
+/**
+ * One row of the message status table: allowed from-states → to-state, its event, stamps and
+ * follow-up. A row from no state (`from: []`) creates the message, in the direction it names.
+ */
 export interface Transition {
   from: readonly MessageStatus[];
   to: MessageStatus;
-  event: LifecycleEvent | null;
-  stamp: "sent_at" | "delivered_at" | "read_at" | null;
+  creates?: "outbound" | "inbound";
+  event: LifecycleEvent | "message.received" | null;
+  stamps: readonly Stamp[];
   next: Next | null;
 }
 
 const sendAgain: Next = { job: "send", after: "retry_policy" };
 
 /**
- * Spec section 3, the message status table, as data (STYLE.md rule 5). Retry timing comes from
- * message-retry-policy.ts; latencies from the settings.
+ * Spec section 3, the message status table, as data, with the sandbox's own rows
+ * (inbound messages, `simulate fail`). Every status a message is written with comes from a row of
+ * this table, through the functions below. Retry timing comes from retry-policy.ts; latencies
+ * from the settings.
  */
 export const MESSAGE_TRANSITIONS = Object.freeze({
   /** POST /v1/messages accepted: 202, channel null. */
-  accepted: { from: [], to: "queued", event: null, stamp: null, next: { job: "send", after: "send_latency" } },
+  accepted: {
+    from: [],
+    to: "queued",
+    creates: "outbound",
+    event: null,
+    stamps: [],
+    next: { job: "send", after: "send_latency" },
+  },
   /** The message left the queue: channel resolved. */
   send_succeeded: {
     from: ["queued"],
     to: "sent",
     event: "message.sent",
-    stamp: "sent_at",
+    stamps: ["sent_at"],
     next: { job: "acknowledge", after: "deliver_latency", when: "reachable" },
   },
   /** The recipient's device acknowledged (never for an unreachable contact). */
@@ -57,47 +61,55 @@ export const MESSAGE_TRANSITIONS = Object.freeze({
     from: ["sent"],
     to: "delivered",
     event: "message.delivered",
-    stamp: "delivered_at",
+    stamps: ["delivered_at"],
     next: { job: "read", after: "read_delay", when: "read_receipts" },
   },
   /** The recipient read it (read receipts on). */
-  read: { from: ["delivered"], to: "read", event: "message.read", stamp: "read_at", next: null },
+  read: { from: ["delivered"], to: "read", event: "message.read", stamps: ["read_at"], next: null },
   /** Transient error, sender online: retried about every 30 s. */
-  transient_error: { from: ["queued"], to: "queued", event: null, stamp: null, next: sendAgain },
+  transient_error: { from: ["queued"], to: "queued", event: null, stamps: [], next: sendAgain },
   /** Sending number offline: backoff, not counted as an attempt. */
-  number_offline: { from: ["queued"], to: "queued", event: null, stamp: null, next: sendAgain },
+  number_offline: { from: ["queued"], to: "queued", event: null, stamps: [], next: sendAgain },
   /** WhatsApp rate limit: retry after the number's cool-down, not counted. */
-  rate_limited: { from: ["queued"], to: "queued", event: null, stamp: null, next: sendAgain },
+  rate_limited: { from: ["queued"], to: "queued", event: null, stamps: [], next: sendAgain },
   /** Media over the cap, session needs re-linking, Android outbound-first: immediate. */
-  permanent_error: { from: ["queued"], to: "failed", event: "message.failed", stamp: null, next: null },
+  permanent_error: { from: ["queued"], to: "failed", event: "message.failed", stamps: [], next: null },
   /** 5 transient failures, or still offline/limited 24 h after the first attempt. */
-  retries_exhausted: { from: ["queued"], to: "failed", event: "message.failed", stamp: null, next: null },
+  retries_exhausted: { from: ["queued"], to: "failed", event: "message.failed", stamps: [], next: null },
   /** POST /v1/messages/:id/retry. */
-  retried: { from: ["failed"], to: "queued", event: null, stamp: null, next: { job: "send", after: "send_latency" } },
+  retried: { from: ["failed"], to: "queued", event: null, stamps: [], next: { job: "send", after: "send_latency" } },
   /** A successful unsend (iMessage only); `read` counts as delivered. */
-  unsent: { from: ["sent", "delivered", "read"], to: "unsent", event: null, stamp: null, next: null },
+  unsent: { from: ["sent", "delivered", "read"], to: "unsent", event: null, stamps: [], next: null },
   /** `simulate fail`: the network refuses a message that has not been delivered. */
-  simulated_failure: { from: ["queued", "sent"], to: "failed", event: "message.failed", stamp: null, next: null },
+  simulated_failure: { from: ["queued", "sent"], to: "failed", event: "message.failed", stamps: [], next: null },
+  /**
+   * A message arrives at one of the account's numbers: it counts as delivered (reactions need
+   * that), sent and delivered at its created_at (spec-decisions, Messages).
+   */
+  received: {
+    from: [],
+    to: "delivered",
+    creates: "inbound",
+    event: "message.received",
+    stamps: ["sent_at", "delivered_at"],
+    next: null,
+  },
+  /** POST /v1/chats/:id/read: the account read the thread; its inbound messages become read (no event). */
+  thread_read: { from: ["delivered"], to: "read", event: null, stamps: ["read_at"], next: null },
 } satisfies Record<string, Transition>);
 
-/** A trigger of the message status table. */
-export type Trigger = keyof typeof MESSAGE_TRANSITIONS;
+/** A row of the table that creates a message. */
+export type Creation = "accepted" | "received";
+
+/** A trigger of the message status table that moves an existing message. */
+export type Trigger = Exclude<keyof typeof MESSAGE_TRANSITIONS, Creation>;
 
 /** What a transition carries besides its status. */
-export interface TransitionOptions {
+export interface TransitionOptions extends FollowUpOptions {
   /** Other lifecycle columns to set with it (channel, error, retry bookkeeping, generation). */
   changes?: Partial<Pick<MessageRow, LifecycleColumn>>;
-  /** When the follow-up job is due, for `retry_policy` waits. */
-  nextAt?: number;
   /** False moves without scheduling the follow-up (the in-between steps of `simulate`). */
   schedule?: boolean;
-  /** The recipient's profile when the caller already has it (spares a lookup). */
-  profile?: ContactProfile;
-  /**
-   * Group messages: the members the follow-up is for, one job each, on each member's condition
-   * (all members when the message leaves; the one member who acknowledged, for its read).
-   */
-  members?: readonly string[];
 }
 
 /** True when the table allows `trigger` from the message's current status. */
@@ -126,16 +138,124 @@ export function applyTransition(
   const next: MessageRow = { ...row, ...options.changes };
   next.status = transition.to;
   next.updated_at = now;
-  if (transition.stamp) next[transition.stamp] = now;
+  for (const stamp of transition.stamps) next[stamp] = now;
   next.next_attempt_at =
     transition.next?.job === "send" && willSchedule
       ? (followUpAt(ctx, row, transition.next, now, options) ?? null)
       : null;
   saveLifecycle(ctx.db, next);
-  if (transition.event)
-    emitEvent(ctx, row.account_id, transition.event, lifecycleFields(next, isGroupMessage(ctx, row)));
+  if (transition.event) emitStatusEvent(ctx, next, transition.event, isGroupMessage(ctx, row));
   if (willSchedule && transition.next) scheduleNext(ctx, next, transition.next, now, options);
   return next;
+}
+
+/** A new message's own columns: the rest (status, stamps, retry bookkeeping) come from its creating row. */
+export type NewMessage = Omit<
+  MessagesTable,
+  | "direction"
+  | "status"
+  | Stamp
+  | "error"
+  | "attempts"
+  | "first_attempt_at"
+  | "backoff_ms"
+  | "next_attempt_at"
+  | "generation"
+  | "edited_at"
+  | "updated_at"
+>;
+
+/**
+ * Creates a message by a row of the table inside the caller's transaction: the row with its first
+ * status and stamps (at its created_at), a group message's link to its group (before the event,
+ * whose payload says `is_group`), the event, and the first follow-up job. Returns the row.
+ */
+export function createMessage(
+  ctx: DomainContext,
+  creation: Creation,
+  message: NewMessage,
+  group?: { id: string; originId?: string },
+): MessageRow {
+  const transition: Transition = MESSAGE_TRANSITIONS[creation];
+  const now = ctx.clock.now();
+  const at = message.created_at;
+  const stamped = (column: Stamp) => (transition.stamps.includes(column) ? at : null);
+  const retry = freshRetryColumns();
+  // Every column written out, in the order the insert reads them: one shape for every new row.
+  const row: MessageRow = {
+    id: message.id,
+    account_id: message.account_id,
+    conversation_id: message.conversation_id,
+    direction: MESSAGE_TRANSITIONS[creation].creates,
+    status: transition.to,
+    channel: message.channel,
+    number_handle: message.number_handle,
+    remote_handle: message.remote_handle,
+    requested_channel: message.requested_channel,
+    text: message.text,
+    effect: message.effect,
+    reply_to: message.reply_to,
+    error: null,
+    metadata: message.metadata,
+    has_attachments: message.has_attachments,
+    voice_memo: message.voice_memo,
+    media_quality: message.media_quality,
+    attempts: retry.attempts,
+    first_attempt_at: retry.first_attempt_at,
+    backoff_ms: retry.backoff_ms,
+    next_attempt_at:
+      transition.next?.job === "send" ? (followUpAt(ctx, message, transition.next, now, {}) ?? null) : null,
+    generation: 0,
+    sent_at: stamped("sent_at"),
+    delivered_at: stamped("delivered_at"),
+    read_at: stamped("read_at"),
+    edited_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+  insertMessage(ctx.db, row);
+  if (group)
+    insertGroupMessage(ctx.db, {
+      message_id: row.id,
+      group_id: group.id,
+      origin_id: group.originId ?? row.id,
+      created_at: message.created_at,
+    });
+  if (transition.event) emitStatusEvent(ctx, row, transition.event, group !== undefined);
+  if (transition.next) scheduleNext(ctx, row, transition.next, now, {});
+  return row;
+}
+
+/**
+ * Applies a row of the table to every message of a conversation in the row's from-states and
+ * `direction`, in one statement inside the caller's transaction: for rows without an event or
+ * follow-up (the account reading a thread). Returns how many messages moved.
+ */
+export function applyToConversation(
+  ctx: DomainContext,
+  conversationId: string,
+  direction: "outbound" | "inbound",
+  trigger: "thread_read",
+): number {
+  const transition: Transition = MESSAGE_TRANSITIONS[trigger];
+  return moveConversationMessages(ctx.db, conversationId, {
+    direction,
+    from: transition.from,
+    to: transition.to,
+    stamps: transition.stamps,
+    at: ctx.clock.now(),
+  });
+}
+
+/** A transition's event: message.received's payload for an arrival, the lifecycle's for the rest. */
+function emitStatusEvent(
+  ctx: DomainContext,
+  row: MessageRow,
+  event: NonNullable<Transition["event"]>,
+  isGroup: boolean,
+): void {
+  if (event === "message.received") emitEvent(ctx, row.account_id, event, receivedFields(row, isGroup));
+  else emitEvent(ctx, row.account_id, event, lifecycleFields(row, isGroup));
 }
 
 /** True for an outbound group message (its lifecycle events say `is_group`, and name no single recipient). */
@@ -154,44 +274,4 @@ export function scheduleFollowUps(
 ): void {
   const next: Transition["next"] = MESSAGE_TRANSITIONS[trigger].next;
   if (next) scheduleNext(ctx, row, next, ctx.clock.now(), options);
-}
-
-/** The follow-up jobs of a transition: one, or one per group member whose condition holds. */
-function scheduleNext(ctx: DomainContext, row: MessageRow, next: Next, now: number, options: TransitionOptions): void {
-  const members = next.job === "send" || options.members === undefined ? [undefined] : options.members;
-  for (const member of members) {
-    const dueAt = followUpAt(ctx, row, next, now, options, member);
-    if (dueAt === undefined) continue;
-    const payload: LifecycleJob =
-      member === undefined
-        ? { message_id: row.id, generation: row.generation }
-        : { message_id: row.id, generation: row.generation, member };
-    scheduleJob(ctx, MESSAGE_JOBS[next.job], payload, dueAt);
-  }
-}
-
-/** When the follow-up is due, or undefined when its condition (reachable, read receipts) does not hold. */
-function followUpAt(
-  ctx: DomainContext,
-  row: MessageRow,
-  next: Next,
-  now: number,
-  options: TransitionOptions,
-  member?: string,
-): number | undefined {
-  const { settings } = ctx;
-  const profile = () =>
-    member === undefined
-      ? (options.profile ?? contactProfile(ctx, row.remote_handle))
-      : memberTraits(ctx, row.account_id, member);
-  switch (next.after) {
-    case "send_latency":
-      return now + settings.sendLatencyMs;
-    case "retry_policy":
-      return options.nextAt ?? now;
-    case "deliver_latency":
-      return profile().reachable ? now + settings.deliverLatencyMs : undefined;
-    case "read_delay":
-      return profile().read_receipts ? now + settings.readDelayMs : undefined;
-  }
 }

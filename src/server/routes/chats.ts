@@ -11,11 +11,11 @@ import {
   createGroupChat,
   getChat,
   listChats,
-  markChatRead,
   removeChatParticipant,
   renameChat,
   setChatTyping,
 } from "../../domain/conversations/index.js";
+import { markChatRead } from "../../domain/messages/index.js";
 import { ok, page, type Route } from "../route.js";
 
 const TAG = "Conversations";

@@ -25,5 +25,5 @@ export {
   touchGroup,
   type GroupRow,
 } from "./groups.js";
-export { markThreadRead, setTypingUntil } from "./read-and-typing.js";
+export { setLastReadAt, setTypingUntil } from "./read-and-typing.js";
 export type { ConversationTables, GroupKind } from "./tables.js";

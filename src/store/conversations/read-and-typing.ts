@@ -5,18 +5,7 @@ export function setTypingUntil(db: Db, conversationId: string, until: number | n
   db.run(db.q.updateTable("conversations").set({ typing_until: until }).where("id", "=", conversationId));
 }
 
-/**
- * Marks a thread read at `at`: the conversation's read mark, and every inbound message of it not
- * read yet becomes `read`. Returns how many messages were marked.
- */
-export function markThreadRead(db: Db, conversationId: string, at: number): number {
+/** The account read the thread at `at`: its read mark (its messages move with `moveConversationMessages`). */
+export function setLastReadAt(db: Db, conversationId: string, at: number): void {
   db.run(db.q.updateTable("conversations").set({ last_read_at: at }).where("id", "=", conversationId));
-  return db.run(
-    db.q
-      .updateTable("messages")
-      .set({ status: "read", read_at: at, updated_at: at })
-      .where("conversation_id", "=", conversationId)
-      .where("direction", "=", "inbound")
-      .where("status", "=", "delivered"),
-  ).changes;
 }

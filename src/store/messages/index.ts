@@ -4,6 +4,7 @@ export {
   findMessageById,
   insertMessage,
   listMessageRows,
+  moveConversationMessages,
   saveLifecycle,
   updateMessage,
   type LifecycleColumn,

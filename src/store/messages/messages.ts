@@ -68,8 +68,8 @@ export function findAccountMessage(db: Db, accountId: string, id: string): Messa
   return db.first(byAccountAndId(id, accountId));
 }
 
-/** Applies changes to a message. */
-export function updateMessage(db: Db, id: string, changes: MessageChanges): void {
+/** Applies changes to a message other than its status (the messages' status table writes that, `saveLifecycle`). */
+export function updateMessage(db: Db, id: string, changes: Omit<MessageChanges, "status">): void {
   db.run(db.q.updateTable("messages").set(changes).where("id", "=", id));
 }
 
@@ -102,6 +102,30 @@ const lifecycleUpdate = compileOnce<unknown[], unknown>((q, arg) =>
 /** Writes a message's lifecycle columns from the row (every transition: SQL compiled once). */
 export function saveLifecycle(db: Db, row: MessageRow): void {
   db.run(lifecycleUpdate(...LIFECYCLE.map((column) => row[column]), row.id));
+}
+
+/** What `moveConversationMessages` moves: the messages of one direction at these statuses. */
+export interface ConversationMove {
+  direction: MessagesTable["direction"];
+  from: readonly MessagesTable["status"][];
+  to: MessagesTable["status"];
+  /** Timestamp columns set to `at`. */
+  stamps: readonly ("sent_at" | "delivered_at" | "read_at")[];
+  at: number;
+}
+
+/** Moves a conversation's messages of one direction from some statuses to another; returns how many moved. */
+export function moveConversationMessages(db: Db, conversationId: string, move: ConversationMove): number {
+  const changes: MessageChanges = { status: move.to, updated_at: move.at };
+  for (const stamp of move.stamps) changes[stamp] = move.at;
+  return db.run(
+    db.q
+      .updateTable("messages")
+      .set(changes)
+      .where("conversation_id", "=", conversationId)
+      .where("direction", "=", move.direction)
+      .where("status", "in", move.from),
+  ).changes;
 }
 
 /**
