@@ -24,6 +24,9 @@ export const DEFAULT_LOG_LEVEL = "info";
 /** How long a `wait` (and `send --wait`) blocks, in real time, before it gives up. */
 export const DEFAULT_WAIT_TIMEOUT = "10s";
 
+/** How long `settle` waits, in real time, for what is due to finish (the sandbox's own default too). */
+export const DEFAULT_SETTLE_TIMEOUT = "10s";
+
 /** The page size of lists that page (`messages list`, `webhooks deliveries`). */
 export const DEFAULT_PAGE_SIZE = 50;
 

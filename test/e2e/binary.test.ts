@@ -1,12 +1,11 @@
 import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { verifyWebhook } from "../../src/index.js";
-import { entered, spawnRaw } from "../helpers/serve-process.js";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 
 /**
@@ -130,28 +129,6 @@ describe("the single binary", () => {
     }
   });
 
-  it("SIGTERM the moment it runs, and right after its ready line: exit 0, the state file gone", async () => {
-    for (const when of ["at once", "after the ready line"]) {
-      const dir = mkdtempSync(join(tmpdir(), "msgctl-binary-signal-"));
-      const serve = spawnRaw(
-        ["serve", "--json", "--db", "sandbox.db", "--port", "0", "--otp-port", "0", "--clock", "manual"],
-        {
-          command: BINARY,
-          cwd: dir,
-          env,
-        },
-      );
-      if (when === "at once") await entered(serve.child.pid as number);
-      else await serve.ready();
-      const sent = performance.now();
-      serve.child.kill("SIGTERM");
-      const exit = await serve.exited;
-      expect(exit, `${when}: ${serve.stderr()}`).toMatchObject({ code: 0, signal: null });
-      expect(exit.at - sent).toBeLessThan(2_000);
-      expect(existsSync(join(dir, ".msgctl/sandbox.json"))).toBe(false);
-    }
-  });
-
   it("answers --version", () => {
     expect(execFileSync(BINARY, ["--version"], { env, encoding: "utf8" }).trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
@@ -196,20 +173,6 @@ describe("the single binary", () => {
         });
         expect(sent.status).toBe(202);
       }
-      // The database is this process's: a second serve on it is refused, before writing anything.
-      const second = spawnSync(
-        BINARY,
-        ["serve", "--json", "--db", db, "--port", "0", "--otp-port", "0", "--no-state-file"],
-        {
-          env,
-          encoding: "utf8",
-        },
-      );
-      expect(second.status).toBe(1);
-      expect(JSON.parse(second.stdout)).toEqual({
-        error: "database_locked",
-        message: expect.stringContaining(`pid ${child.pid}`),
-      });
       // Fewer frames than SQLite's own checkpoint waits for (1,000): only the worker copies them.
       // The WAL-index header: mxFrame at byte 16, nBackfill at byte 96 (sqlite.org/walformat.html).
       await vi.waitFor(

@@ -4,6 +4,7 @@ import { connect, type ConnectionFlags } from "../connection.js";
 import { readEventStream } from "../event-stream.js";
 import { interruptible } from "../interrupt.js";
 import { details, type Output } from "../output.js";
+import { waitUntilDelivered } from "./event-delivered.js";
 import { startProgress } from "../progress.js";
 import { UsageError } from "../usage-error.js";
 import { DEFAULT_WAIT_TIMEOUT } from "../defaults.js";
@@ -52,13 +53,14 @@ export function timeoutMs(value: string | undefined, fallback = DEFAULT_WAIT_TIM
 }
 
 /**
- * `msgctl wait event TYPE [--match k=v]… [--timeout 10s]`: blocks until an event of TYPE whose
- * payload matches arrives. With --match, events already emitted count too, so a script that
- * sends and then waits never misses a fast event.
+ * `msgctl wait event TYPE [--match k=v]… [--delivered] [--timeout 10s]`: blocks until an event of
+ * TYPE whose payload matches arrives; with --delivered, until its first attempt to every
+ * subscribed endpoint has finished too. With --match, events already emitted count too, so a
+ * script that sends and then waits never misses a fast event. The timeout covers both.
  */
 export async function waitEvent(
   type: string,
-  options: ConnectionFlags & { match?: string[]; timeout?: string },
+  options: ConnectionFlags & { match?: string[]; timeout?: string; delivered?: boolean },
   out: Output,
 ): Promise<EventView> {
   const pairs = parseMatches(options.match);
@@ -68,6 +70,7 @@ export async function waitEvent(
   const timer = setTimeout(() => abort.abort(), limit);
   const progress = startProgress(out, `Waiting for ${type}${pairs.length ? ` (${options.match?.join(", ")})` : ""}`);
   let seen = 0;
+  let arrived: { event: EventView; finished: number; total: number } | undefined;
   return interruptible(async () => {
     try {
       const response = await client.sandbox.stream({
@@ -78,7 +81,17 @@ export async function waitEvent(
       for await (const event of readEventStream(response)) {
         seen++;
         if (!matches(event.payload, pairs)) continue;
-        progress.succeed(`${type} arrived`);
+        if (options.delivered) {
+          arrived = { event, finished: 0, total: 0 };
+          const delivered = await waitUntilDelivered(client, event, abort.signal, (finished, total) => {
+            arrived = { event, finished, total };
+            progress.update(
+              `${type} arrived; waiting for its deliveries (${finished} of ${total} first attempts finished)`,
+            );
+          });
+          if (!delivered) throw new WaitTimeout(`The activity stream closed before ${type}'s deliveries finished`);
+        }
+        progress.succeed(options.delivered ? `${type} delivered` : `${type} arrived`);
         out.result(event, (e) =>
           details(out.color, [
             ["event", e.type],
@@ -91,6 +104,13 @@ export async function waitEvent(
       }
       throw new WaitTimeout(`The event stream closed before ${type} arrived`);
     } catch (error) {
+      if (abort.signal.aborted && arrived) {
+        progress.fail();
+        throw new WaitTimeout(
+          `The ${type} event ${arrived.event.id} arrived, but not every first delivery attempt finished within ${options.timeout ?? "10s"} (${arrived.finished} of ${arrived.total} finished)`,
+          arrived.event,
+        );
+      }
       if (abort.signal.aborted) {
         progress.fail();
         throw new WaitTimeout(

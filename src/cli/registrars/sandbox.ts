@@ -8,11 +8,12 @@ import {
   DEFAULT_HOST,
   DEFAULT_LOG_LEVEL,
   DEFAULT_PORTS,
+  DEFAULT_SETTLE_TIMEOUT,
   DEFAULT_SHELL,
 } from "../defaults.js";
 import { wholeNumber } from "../flag-parsers.js";
 
-/** `msgctl serve`, `init`, `reset` and `env`: the sandbox itself. */
+/** `msgctl serve`, `init`, `reset`, `settle` and `env`: the sandbox itself. */
 export function registerSandboxCommands(program: Command): void {
   program
     .command("serve")
@@ -52,6 +53,14 @@ export function registerSandboxCommands(program: Command): void {
     .description("wipe all state and re-seed the running sandbox")
     .option("--fixture <path>", "seed from this fixture instead of the one the sandbox started with")
     .action(action(() => import("../commands/reset.js"), "reset"));
+
+  program
+    .command("settle")
+    .description(
+      "wait until every job due now has run and every webhook delivery due has finished its first attempt (never moves the clock)",
+    )
+    .option("--timeout <duration>", "real time to wait at most (up to 5m)", DEFAULT_SETTLE_TIMEOUT)
+    .action(action(() => import("../commands/settle.js"), "settle"));
 
   program
     .command("env")

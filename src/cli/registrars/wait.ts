@@ -11,6 +11,7 @@ export function registerWaitCommands(program: Command): void {
     .command("event <type>")
     .description("wait for an event of TYPE, optionally with payload fields equal to values")
     .option("--match <key=value>", "payload field that must equal value (repeatable; dotted paths)", collect)
+    .option("--delivered", "until its first attempt to every subscribed endpoint has finished, not only until emitted")
     .option("--timeout <duration>", "real time to wait", DEFAULT_WAIT_TIMEOUT)
     .action(action(() => import("../commands/wait.js"), "waitEvent"));
   wait
