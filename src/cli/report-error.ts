@@ -106,10 +106,16 @@ export function reportError(error: unknown, options: ReportOptions = {}): number
   if (!failure) return EXIT.ok;
   if (failure.exit === SIGNAL_EXIT.SIGINT) return failure.exit;
   if (options.json) {
-    // What a failed command had made or seen (the message of `send --wait`) comes with the error.
-    const lastSeen = (error as { lastSeen?: unknown } | undefined)?.lastSeen;
-    const fields = { ...failure.fields, ...(lastSeen === undefined ? {} : { last_seen: lastSeen }) };
-    stdout(`${JSON.stringify({ error: failure.code, message: failure.message, ...fields })}\n`);
+    // What a failed command had made or seen (the message of `send --wait`, the diagnosis of
+    // `webhooks verify`) comes with the error, in the same object.
+    const { lastSeen, details } = (error ?? {}) as { lastSeen?: unknown; details?: Record<string, unknown> };
+    const fields: Record<string, unknown> = {
+      ...details,
+      ...failure.fields,
+      ...(lastSeen === undefined ? {} : { last_seen: lastSeen }),
+    };
+    const { error: _code, message: _message, ...extra } = fields;
+    stdout(`${JSON.stringify({ error: failure.code, message: failure.message, ...extra })}\n`);
     // The trace is for people; under --json it goes to stderr, only when asked for.
     if (failure.code === "internal_error" && process.env.MSGCTL_DEBUG === "1") {
       stderr(`${(error as Error)?.stack ?? String(error)}\n`);

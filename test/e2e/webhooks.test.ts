@@ -190,7 +190,10 @@ describe("msgctl webhooks, end to end (SANDBOX.md section 6)", () => {
     expect(wrong.stdout).toContain("wrong secret");
     const reserialised = await verify("--secret", hook.secret, "--body-file", pretty, "--json");
     expect(reserialised.code).toBe(1);
+    // One JSON object: the error, with the diagnosis in it.
     expect(JSON.parse(reserialised.stdout)).toMatchObject({
+      error: "signature_mismatch",
+      message: expect.any(String),
       ok: false,
       reason: "signature_mismatch",
       cause: "reserialised_body",

@@ -7,6 +7,13 @@ import { UsageError } from "../usage-error.js";
 /** Thrown when the signature does not verify: exit 1 after the explanation. */
 export class SignatureMismatch extends Error {
   override readonly name = "SignatureMismatch";
+  constructor(
+    message: string,
+    /** Under --json, the diagnosis, printed within the error object (cli/report-error.ts). */
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
 }
 
 /** Options of `msgctl webhooks verify`. */
@@ -47,12 +54,16 @@ export function webhooksVerify(options: VerifyCommandOptions, out: Output): Sign
     toleranceSeconds: options.tolerance,
     now,
   });
-  out.result({ ...diagnosis.result, cause: diagnosis.cause, explanation: diagnosis.explanation }, () => [
+  const report = { ...diagnosis.result, cause: diagnosis.cause, explanation: diagnosis.explanation };
+  const message = diagnosis.explanation[0] ?? "The signature does not verify";
+  // Under --json a failure is one object on stdout: the diagnosis rides in the error's.
+  if (out.json && !diagnosis.result.ok) throw new SignatureMismatch(message, report);
+  out.result(report, () => [
     diagnosis.result.ok
       ? out.color.green("✔ Verified")
       : out.color.red(`✘ Does not verify (${diagnosis.cause.replaceAll("_", " ")})`),
     ...diagnosis.explanation,
   ]);
-  if (!diagnosis.result.ok) throw new SignatureMismatch(diagnosis.explanation[0] ?? "The signature does not verify");
+  if (!diagnosis.result.ok) throw new SignatureMismatch(message);
   return diagnosis;
 }
