@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import type { CommandUnknownOpts as Command } from "@commander-js/extra-typings";
 import { packageVersion } from "../runtime/version.js";
 import { exitAfterFlush, exitQuietlyOnBrokenPipe } from "./exit.js";
 import { createProgram } from "./program.js";

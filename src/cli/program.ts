@@ -1,4 +1,4 @@
-import { Command, Option } from "commander";
+import { Command, Option } from "@commander-js/extra-typings";
 import { DEFAULT_STATE_DIR } from "./defaults.js";
 import { registerAccountCommands } from "./registrars/accounts.js";
 import { registerAttachmentCommands } from "./registrars/attachments.js";
@@ -18,7 +18,7 @@ import { registerWebhookCommands } from "./registrars/webhooks.js";
  * `msgctl --help` lists them. A group's registrar (registrars/) declares its commands; each
  * command's module (commands/) is imported only when it runs.
  */
-export function createProgram(version: string): Command {
+export function createProgram(version: string) {
   const program = new Command("msgctl")
     .description("A local sandbox of the messaging service: both hosts, a controllable clock, signed webhooks.")
     .exitOverride()

@@ -92,6 +92,7 @@ const PACKAGE_HOME: Record<string, readonly string[]> = {
   h3: ["server"],
   listhen: ["server"],
   commander: ["cli"],
+  "@commander-js/extra-typings": ["cli"],
   "@inquirer/prompts": ["cli"],
   chalk: ["cli"],
   ora: ["cli"],

@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import type { Command } from "@commander-js/extra-typings";
 import { action } from "../action.js";
 import { DEFAULT_ACCOUNT_NUMBERS } from "../defaults.js";
 import { wholeNumber } from "../flag-parsers.js";

@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import type { Command } from "@commander-js/extra-typings";
 import { action } from "../action.js";
 
 /** `msgctl attachments upload|presign|get|download`: files. */

@@ -1,4 +1,4 @@
-import { Option, type Command } from "commander";
+import { Option, type Command } from "@commander-js/extra-typings";
 import { action } from "../action.js";
 import { MEDIA_QUALITIES } from "../choices.js";
 import { DEFAULT_PAGE_SIZE, DEFAULT_WAIT_TIMEOUT } from "../defaults.js";

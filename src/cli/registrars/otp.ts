@@ -1,4 +1,4 @@
-import { Option, type Command } from "commander";
+import { Option, type Command } from "@commander-js/extra-typings";
 import { action } from "../action.js";
 import { CHANNELS } from "../choices.js";
 

@@ -1,4 +1,4 @@
-import { Argument, Option, type Command } from "commander";
+import { Argument, Option, type Command } from "@commander-js/extra-typings";
 import { action } from "../action.js";
 import { CHANNELS, FAULT_NAMES, OTP_FAULTS } from "../choices.js";
 import { positiveSeconds, wholeNumber } from "../flag-parsers.js";

@@ -1,4 +1,4 @@
-import { Option, type Command } from "commander";
+import { Option, type Command } from "@commander-js/extra-typings";
 import { action } from "../action.js";
 import { CHALLENGE_STATUSES, MESSAGE_STATUSES } from "../choices.js";
 import { DEFAULT_WAIT_TIMEOUT } from "../defaults.js";

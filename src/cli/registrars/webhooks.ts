@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import type { Command } from "@commander-js/extra-typings";
 import { action } from "../action.js";
 import { DELIVERY_STATUSES } from "../choices.js";
 import { DEFAULT_PAGE_SIZE, DEFAULT_SIGNATURE_TOLERANCE_S } from "../defaults.js";
