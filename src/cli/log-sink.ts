@@ -84,15 +84,10 @@ export function fileSink(path: string, dropped: (count: number) => string): LogS
           return;
         }
       }
-      if (lost > 0) {
-        if (!put(Buffer.from(dropped(lost)))) {
-          lost += 1;
-          return;
-        }
-        lost = rest === undefined ? 0 : 1;
-        if (rest !== undefined) return;
-      }
-      if (!put(Buffer.from(line))) lost += 1;
+      // The count goes in one write with the line: a pipe takes a write of up to 4 KiB whole or not
+      // at all, so the count is never said while the line it precedes is lost again.
+      if (put(Buffer.from(lost > 0 ? dropped(lost) + line : line))) lost = 0;
+      else lost += 1;
     },
     close() {
       if (closed) return;
