@@ -8,6 +8,12 @@ import { parseIsoTime } from "../lib/clock.js";
  * shapes, the typed client reads them, and the OpenAPI document is generated from them.
  */
 
+/**
+ * A request body as the domain receives it: a JSON object whose fields are not checked yet (the
+ * server has answered a missing body or another JSON value; the domain parses the fields).
+ */
+export type JsonObject = { [field: string]: unknown };
+
 /** `<timestamp>`: ISO 8601 with milliseconds, UTC. */
 export const timestamp = z
   .string()

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import { invalidRequest } from "./app-error.js";
 
-/** A JSON value's kind, as an error message names it. */
-function kindOf(value: unknown): string {
+/** A JSON value's kind, as an error message names it: "null", "an array", "a string". */
+export function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   const type = typeof value;

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { getRouterParam, H3, HTTPError, HTTPResponse, type H3Event } from "h3";
 import { authenticate, type Account, type KeyKind } from "../domain/accounts/index.js";
+import type { JsonObject } from "../contract/common.js";
 import type { DomainContext } from "../domain/core/index.js";
 import type { SandboxControl } from "../domain/control/index.js";
 import { AppError, isAppError, type ErrorCode } from "../lib/app-error.js";
@@ -9,6 +10,7 @@ import { clip } from "../lib/bounded-input.js";
 import { drainBeforeClosing } from "./drain.js";
 import { HostGuard } from "./host-guard.js";
 import { discardRest, readJsonBody } from "./request-body.js";
+import { idempotencyKeyOf, requireObjectBody } from "./required-input.js";
 import type { ApiRequest, Method, Reply, Route } from "./route.js";
 
 /** Everything a host app is built from. */
@@ -141,6 +143,8 @@ class HostRequest implements ApiRequest {
   readonly requestId: string;
   readonly #account: Account | undefined;
   #params: Record<string, string> | undefined;
+  #json: Promise<unknown> | undefined;
+  #body: JsonObject | undefined;
 
   constructor(
     readonly event: H3Event,
@@ -169,7 +173,17 @@ class HostRequest implements ApiRequest {
 
   // Fields, not methods: handlers destructure them (`({ ctx, json }) => …`).
   readonly header = (name: string): string | null => this.event.req.headers.get(name);
-  readonly json = (): Promise<unknown> => readJsonBody(this.event, this.ctx.settings.maxJsonBodyBytes);
+  readonly json = (): Promise<unknown> => (this.#json ??= readJsonBody(this.event, this.ctx.settings.maxJsonBodyBytes));
+  readonly body = (): JsonObject => {
+    if (this.#body === undefined) throw new Error("body() on a route that does not declare requiresBody");
+    return this.#body;
+  };
+  readonly idempotencyKey = (): string | undefined => idempotencyKeyOf(this.header("idempotency-key"));
+
+  /** Reads the body a route requires and checks that it is a JSON object (400 otherwise). */
+  async readRequiredBody(example: string): Promise<void> {
+    this.#body = requireObjectBody(await this.json(), example);
+  }
 }
 
 function toReplyResponse(event: H3Event, reply: Reply): string {
@@ -225,6 +239,7 @@ export function createHostApp(options: HostAppOptions): H3 {
       const account =
         route.auth === false ? undefined : authenticate(ctx, event.req.headers.get("authorization"), options.keyKind);
       const request = new HostRequest(event, options, account);
+      if (route.requiresBody) await request.readRequiredBody(route.requiresBody.example);
       const result = await route.handler(request);
       // Answer only once the writes are committed: what was acknowledged survives a crash.
       await ctx.db.committed();

@@ -1,4 +1,5 @@
 import type { H3Event, HTTPResponse } from "h3";
+import type { JsonObject } from "../contract/common.js";
 import type { Schema } from "../contract/json-schema.js";
 import type { Account } from "../domain/accounts/index.js";
 import type { DomainContext } from "../domain/core/index.js";
@@ -20,6 +21,10 @@ export interface ApiRequest {
   header(name: string): string | null;
   /** The JSON body (undefined when empty); 415 on another content type, 413 over the limit. */
   json(): Promise<unknown>;
+  /** The JSON object body of a route that `requiresBody`, read and checked before the handler ran. */
+  body(): JsonObject;
+  /** The Idempotency-Key header: undefined when absent, 400 unless 1 to 255 characters. */
+  idempotencyKey(): string | undefined;
 }
 
 /** A successful answer: `data` is wrapped as `{ data, request_id }` (lists add `has_more`). */
@@ -78,6 +83,11 @@ export interface Route {
   auth?: boolean;
   /** Answers GET and HEAD whatever the Host header (GET /healthz only: health checks by service name). */
   anyHost?: boolean;
+  /**
+   * The route needs a JSON object body: the server answers 400 before the handler runs when there
+   * is none (`body: required, e.g. <example>`) or it is another JSON value; `body()` gives it.
+   */
+  requiresBody?: { example: string };
   /** Its entry in the host's OpenAPI document. */
   doc: RouteDoc;
   handler(request: ApiRequest): Reply | Response | HTTPResponse | Promise<Reply | Response | HTTPResponse>;

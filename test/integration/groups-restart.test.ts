@@ -19,7 +19,7 @@ describe("groups survive a restart (SANDBOX.md section 1: state and queued jobs 
       title: "Kept",
     };
     const { chat } = createGroupChat(first.ctx, account, input, "group-key");
-    const { message } = sendMessage(first.ctx, account, { conversation_id: chat.id, text: "persist" }, null);
+    const { message } = sendMessage(first.ctx, account, { conversation_id: chat.id, text: "persist" }, undefined);
     await first.scheduler.advance(200); // sent; each member's acknowledgement is a job
     await first.stop();
 
@@ -47,7 +47,7 @@ describe("groups survive a restart (SANDBOX.md section 1: state and queued jobs 
       first.ctx,
       account,
       { from_handle: "+14155550101", addresses: ["+14155550150", "+14155550151"], message: "hi" },
-      null,
+      undefined,
     );
     await first.stop();
 
@@ -57,7 +57,7 @@ describe("groups survive a restart (SANDBOX.md section 1: state and queued jobs 
       second.ctx,
       account,
       { to: "+14155550191", from_handle: "+14155550101", text: "next" },
-      null,
+      undefined,
     );
     expect(Date.parse(message.created_at)).toBeGreaterThan(Date.parse(chat.last_message_at));
     await second.stop();

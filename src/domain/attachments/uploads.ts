@@ -1,3 +1,4 @@
+import type { JsonObject } from "../../contract/common.js";
 import type { Readable } from "node:stream";
 import { presignBody, type PresignResult } from "../../contract/attachments.js";
 import { AppError, invalidRequest, invalidState } from "../../lib/app-error.js";
@@ -138,9 +139,7 @@ export async function uploadAttachments(
  * POST /v1/attachments/presign (spec 4.2): an attachment waiting for its bytes, and a signed URL
  * to PUT them to without a key. The URL is bound to the content type and expires on the clock.
  */
-export function presignUpload(ctx: DomainContext, accountId: string, input: unknown): PresignResult {
-  if (input === undefined)
-    throw invalidRequest('body: required, e.g. { "filename": "photo.png", "content_type": "image/png" }');
+export function presignUpload(ctx: DomainContext, accountId: string, input: JsonObject): PresignResult {
   const body = parseInput(presignBody, input);
   // The contract checked its shape; the PUT must send the same type, in any spelling of it.
   const { essence, full: contentType } = normalizeMediaType(body.content_type) ?? { essence: "", full: "" };

@@ -1,3 +1,4 @@
+import type { JsonObject } from "../../contract/common.js";
 import { createChatBody, type ChatResource } from "../../contract/chats.js";
 import { AppError, invalidRequest, invalidState } from "../../lib/app-error.js";
 import { clip } from "../../lib/bounded-input.js";
@@ -23,13 +24,6 @@ const ENDPOINT = "POST /v1/chats";
 export interface CreateGroupResult {
   chat: ChatResource;
   replayed: boolean;
-}
-
-/** Reads an Idempotency-Key header: absent, or 1-255 characters. */
-function idempotencyKeyOf(header: string | null): string | undefined {
-  if (header === null) return undefined;
-  if (header.length === 0 || header.length > 255) throw invalidRequest("Idempotency-Key: must be 1 to 255 characters");
-  return header;
 }
 
 /** The account's number that starts the group: it must serve iMessage (a WhatsApp number: 400 invalid_from_handle, spec 4.5). */
@@ -93,15 +87,9 @@ function addressesOf(
 export function createGroupChat(
   ctx: DomainContext,
   accountId: string,
-  input: unknown,
-  keyHeader: string | null,
+  input: JsonObject,
+  key: string | undefined,
 ): CreateGroupResult {
-  if (input === undefined) {
-    throw invalidRequest(
-      'body: required, e.g. { "from_handle": "+14155550101", "addresses": ["+14155550191", "+14155550150"], "message": "hi" }',
-    );
-  }
-  const key = idempotencyKeyOf(keyHeader);
   const body = parseInput(createChatBody, input);
   const creator = creatorNumber(ctx, accountId, body.from_handle);
   const addresses = addressesOf(ctx, accountId, creator, body.addresses);

@@ -1,3 +1,4 @@
+import type { JsonObject } from "../../contract/common.js";
 import { addParticipantBody, renameChatBody, type ChatResource } from "../../contract/chats.js";
 import { AppError, invalidRequest, invalidState, notFound } from "../../lib/app-error.js";
 import { clip } from "../../lib/bounded-input.js";
@@ -117,15 +118,10 @@ function changeableGroup(ctx: DomainContext, row: ConversationRow): Group {
   return group;
 }
 
-const bodyRequired = (input: unknown, example: string) => {
-  if (input === undefined) throw invalidRequest(`body: required, e.g. ${example}`);
-  return input;
-};
-
 /** PATCH /v1/chats/:id (spec 4.5): renames an iMessage group; conversation.renamed when the title changes. */
-export function renameChat(ctx: DomainContext, accountId: string, id: string, input: unknown): ChatResource {
+export function renameChat(ctx: DomainContext, accountId: string, id: string, input: JsonObject): ChatResource {
   const row = conversationForPath(ctx, accountId, id);
-  const body = parseInput(renameChatBody, bodyRequired(input, '{ "title": "Weekend plans" }'));
+  const body = parseInput(renameChatBody, input);
   return ctx.db.transaction(() => {
     renameGroup(ctx, changeableGroup(ctx, row), body.title, row.from_handle);
     return chatNow(ctx, row);
@@ -133,9 +129,9 @@ export function renameChat(ctx: DomainContext, accountId: string, id: string, in
 }
 
 /** POST /v1/chats/:id/participants (spec 4.5): adds a member to an iMessage group; 200 with the Chat. */
-export function addChatParticipant(ctx: DomainContext, accountId: string, id: string, input: unknown): ChatResource {
+export function addChatParticipant(ctx: DomainContext, accountId: string, id: string, input: JsonObject): ChatResource {
   const row = conversationForPath(ctx, accountId, id);
-  const body = parseInput(addParticipantBody, bodyRequired(input, '{ "handle": "+14155550150" }'));
+  const body = parseInput(addParticipantBody, input);
   const handle = requireHandle(body.handle, "handle");
   return ctx.db.transaction(() => {
     addGroupMember(ctx, changeableGroup(ctx, row), handle, "handle");

@@ -1,5 +1,6 @@
+import type { JsonObject } from "../../contract/common.js";
 import { typingBody, type ChatRemoteView, type ChatResource } from "../../contract/chats.js";
-import { invalidRequest, invalidState } from "../../lib/app-error.js";
+import { invalidState } from "../../lib/app-error.js";
 import { isoTimeOrNull } from "../../lib/clock.js";
 import { parseInput } from "../../lib/validation.js";
 import { setLastReadAt, setTypingUntil, type ConversationRow } from "../../store/conversations/index.js";
@@ -33,9 +34,8 @@ export function setChatReadAt(ctx: DomainContext, conversationId: string): void 
  * contacts' phones until it expires by itself 60 s later (or `typing: true` again renews it);
  * `typing: false` hides it at once. GET /sandbox/v1/chats/:id/remote shows it.
  */
-export function setChatTyping(ctx: DomainContext, accountId: string, id: string, input: unknown): ChatResource {
+export function setChatTyping(ctx: DomainContext, accountId: string, id: string, input: JsonObject): ChatResource {
   const row = conversationForPath(ctx, accountId, id);
-  if (input === undefined) throw invalidRequest('body: required, e.g. { "typing": true }');
   const body = parseInput(typingBody, input);
   const group = readOrTypingThread(ctx, row, "Typing indicators");
   ctx.db.transaction(() => setTypingUntil(ctx.db, row.id, body.typing ? ctx.clock.now() + TYPING_BUBBLE_MS : null));

@@ -1,5 +1,6 @@
+import type { JsonObject } from "../../contract/common.js";
 import { editBody, reactBody } from "../../contract/messages.js";
-import { invalidRequest, invalidState } from "../../lib/app-error.js";
+import { invalidState } from "../../lib/app-error.js";
 import { parseInput } from "../../lib/validation.js";
 import {
   findMessageAction,
@@ -21,11 +22,6 @@ import { editedFields, toMessage, type MessageResource } from "./views.js";
 
 /** The job kind of a pending reaction, edit or unsend. */
 export const ACTION_JOB = "message.action";
-
-const required = (input: unknown, example: string) => {
-  if (input === undefined) throw invalidRequest(`body: required, e.g. ${example}`);
-  return input;
-};
 
 /** 409 unless the message went out over iMessage and is still there (edit and unsend, spec 4.3). */
 function assertEditable(row: MessageRow, action: "edit" | "unsend"): void {
@@ -67,9 +63,9 @@ function queueAction(
 }
 
 /** POST /v1/messages/:id/react: the target must be delivered (or read), on iMessage or WhatsApp. */
-export function reactToMessage(ctx: DomainContext, accountId: string, id: string, input: unknown): MessageResource {
+export function reactToMessage(ctx: DomainContext, accountId: string, id: string, input: JsonObject): MessageResource {
   const row = messageForPath(ctx, accountId, id);
-  const body = parseInput(reactBody, required(input, '{ "reaction": "love" }'));
+  const body = parseInput(reactBody, input);
   requireReaction(body.reaction);
   if (row.status !== "delivered" && row.status !== "read")
     throw invalidState(`Reactions need a delivered message; this one is ${row.status}`);
@@ -78,9 +74,9 @@ export function reactToMessage(ctx: DomainContext, accountId: string, id: string
 }
 
 /** POST /v1/messages/:id/edit: iMessage only, after sending; lands asynchronously. */
-export function editMessage(ctx: DomainContext, accountId: string, id: string, input: unknown): MessageResource {
+export function editMessage(ctx: DomainContext, accountId: string, id: string, input: JsonObject): MessageResource {
   const row = messageForPath(ctx, accountId, id);
-  const body = parseInput(editBody, required(input, '{ "text": "new text" }'));
+  const body = parseInput(editBody, input);
   assertEditable(row, "edit");
   return queueAction(ctx, row, { kind: "edit", reaction: null, remove: 0, text: body.text });
 }

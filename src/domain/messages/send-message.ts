@@ -1,3 +1,4 @@
+import type { JsonObject } from "../../contract/common.js";
 import { sendMessageBody as sendBody, type SendMessageBody } from "../../contract/messages.js";
 import { AppError, invalidRequest } from "../../lib/app-error.js";
 import { clip } from "../../lib/bounded-input.js";
@@ -113,13 +114,6 @@ function destinationOf(ctx: DomainContext, accountId: string, body: SendMessageB
   return { number, to, service: serviceOf(requested), requested };
 }
 
-/** Reads an Idempotency-Key header: absent, or 1-255 printable characters. */
-function idempotencyKeyOf(header: string | null): string | undefined {
-  if (header === null) return undefined;
-  if (header.length === 0 || header.length > 255) throw invalidRequest("Idempotency-Key: must be 1 to 255 characters");
-  return header;
-}
-
 /**
  * POST /v1/messages (spec 4.3, SANDBOX.md section 5): validates, then in one transaction either
  * replays the message an Idempotency-Key already created (nothing is sent again) or creates the
@@ -128,12 +122,9 @@ function idempotencyKeyOf(header: string | null): string | undefined {
 export function sendMessage(
   ctx: DomainContext,
   accountId: string,
-  input: unknown,
-  keyHeader: string | null,
+  input: JsonObject,
+  key: string | undefined,
 ): SendResult {
-  if (input === undefined)
-    throw invalidRequest('body: required, e.g. { "to": "+14155550191", "from_handle": "+14155550101", "text": "hi" }');
-  const key = idempotencyKeyOf(keyHeader);
   const body = parseInput(sendBody, input);
   const destination = destinationOf(ctx, accountId, body);
   const attachmentIds = body.attachment_ids ?? [];

@@ -1,5 +1,6 @@
+import type { JsonObject } from "../../contract/common.js";
 import { createChallengeBody, type ChallengeResource, type CreatedChallenge } from "../../contract/otp.js";
-import { AppError, invalidRequest, notFound } from "../../lib/app-error.js";
+import { AppError, notFound } from "../../lib/app-error.js";
 import { clip } from "../../lib/bounded-input.js";
 import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import { normalizePhone } from "../../lib/handles.js";
@@ -62,9 +63,8 @@ export function userPhone(input: string): string | undefined {
  * POST /v1/challenges (spec 4.6): validates the phone, checks the rate limits, and creates a
  * pending challenge with a code no other live challenge of the phone has, expiring in 10 minutes.
  */
-export function createChallenge(ctx: DomainContext, account: Account, input: unknown): CreatedChallenge {
+export function createChallenge(ctx: DomainContext, account: Account, input: JsonObject): CreatedChallenge {
   assertServing(ctx, account);
-  if (input === undefined) throw invalidRequest('body: required, e.g. { "phone": "+14155550123" }');
   const body = parseInput(createChallengeBody, input);
   const phone = userPhone(body.phone);
   if (!phone) {

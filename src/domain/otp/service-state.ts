@@ -1,5 +1,6 @@
+import type { JsonObject } from "../../contract/common.js";
 import { otpFaultBody, type OtpFaults } from "../../contract/otp.js";
-import { AppError, invalidRequest } from "../../lib/app-error.js";
+import { AppError } from "../../lib/app-error.js";
 import { parseInput } from "../../lib/validation.js";
 import { readMeta, writeMeta } from "../../store/core/index.js";
 import type { Account } from "../accounts/index.js";
@@ -26,9 +27,7 @@ export function otpFaults(ctx: DomainContext): OtpFaults {
 }
 
 /** POST /sandbox/v1/otp/fault: switches the outage on, or off with `off: true`. */
-export function setOtpFault(ctx: DomainContext, input: unknown): OtpFaults {
-  if (input === undefined)
-    throw invalidRequest('body: required, e.g. { "fault": "unavailable" } or { "fault": "unavailable", "off": true }');
+export function setOtpFault(ctx: DomainContext, input: JsonObject): OtpFaults {
   const { off = false } = parseInput(otpFaultBody, input);
   return ctx.db.transaction(() => {
     writeMeta(ctx.db, OUTAGE_KEY, off ? "0" : "1");

@@ -1,3 +1,4 @@
+import type { JsonObject } from "../../contract/common.js";
 import type { Channel } from "../../contract/common.js";
 import {
   challengeTextBody,
@@ -139,8 +140,7 @@ function receiveText(ctx: DomainContext, accountId: string, delivery: Delivery, 
 }
 
 /** POST /sandbox/v1/otp/texts: a phone texts an OTP number (docs/otp.md, "Texts"). */
-export function textOtpNumber(ctx: DomainContext, accountId: string, input: unknown): OtpTextResult {
-  if (input === undefined) throw invalidRequest('body: required, e.g. { "from": "+14155550123", "text": "123456" }');
+export function textOtpNumber(ctx: DomainContext, accountId: string, input: JsonObject): OtpTextResult {
   const body = parseInput(otpTextBody, input);
   return receiveText(ctx, accountId, {
     from: phoneField(body.from, "from"),

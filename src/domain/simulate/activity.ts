@@ -1,3 +1,4 @@
+import type { JsonObject } from "../../contract/common.js";
 import {
   simulateEditBody as editBody,
   simulateReactionBody as reactionBody,
@@ -31,21 +32,13 @@ import {
 import { numberByHandle } from "../world/index.js";
 import { accountNumberOf } from "./account-number.js";
 
-const required = (input: unknown, example: string) => {
-  if (input === undefined) throw invalidRequest(`body: required, e.g. ${example}`);
-  return input;
-};
-
 /**
  * `simulate reaction ID --from H --reaction R [--remove]` (the id in the body's `message_id`): a
  * member of the thread reacts to one of the account's delivered messages; fires message.reaction
  * (its message_id is the message reacted to), once per conversation that holds a copy (spec 4.5).
  */
-export function simulateReaction(ctx: DomainContext, accountId: string, input: unknown): MessageResource {
-  const body = parseInput(
-    reactionBody,
-    required(input, '{ "message_id": "…", "from": "+14155550191", "reaction": "love" }'),
-  );
+export function simulateReaction(ctx: DomainContext, accountId: string, input: JsonObject): MessageResource {
+  const body = parseInput(reactionBody, input);
   requireReaction(body.reaction);
   const row = messageForField(ctx, accountId, body.message_id, "message_id");
   const from = requireHandle(body.from, "from");
@@ -102,8 +95,8 @@ function typingThread(
  * `simulate typing --from H --to N | --group ID [--stop]`: fires conversation.typing in the thread
  * (not SMS); in a group, once in each member number's conversation.
  */
-export function simulateTyping(ctx: DomainContext, accountId: string, input: unknown): ChatResource {
-  const body = parseInput(typingBody, required(input, '{ "from": "+14155550191", "to": "+14155550101" }'));
+export function simulateTyping(ctx: DomainContext, accountId: string, input: JsonObject): ChatResource {
+  const body = parseInput(typingBody, input);
   const from = requireHandle(body.from, "from");
   const { row, group } = typingThread(ctx, accountId, from, body);
   if (threadChannel(ctx, row, group) === "sms")
@@ -121,8 +114,8 @@ export function simulateTyping(ctx: DomainContext, accountId: string, input: unk
  * `simulate edit ID --text T` (`message_id` in the body): the contact edits their own iMessage or
  * WhatsApp message; fires message.edited, once per conversation that holds a copy (spec 4.5).
  */
-export function simulateEdit(ctx: DomainContext, accountId: string, input: unknown): MessageResource {
-  const body = parseInput(editBody, required(input, '{ "message_id": "…", "text": "new text" }'));
+export function simulateEdit(ctx: DomainContext, accountId: string, input: JsonObject): MessageResource {
+  const body = parseInput(editBody, input);
   const row = messageForField(ctx, accountId, body.message_id, "message_id");
   if (row.direction !== "inbound")
     throw invalidState("Contacts edit their own (inbound) messages; use POST /v1/messages/:id/edit for the account's");

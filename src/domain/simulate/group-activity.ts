@@ -1,3 +1,4 @@
+import type { JsonObject } from "../../contract/common.js";
 import { simulateParticipantsBody, simulateRenameBody } from "../../contract/world.js";
 import { AppError, invalidRequest, invalidState } from "../../lib/app-error.js";
 import { requireHandle } from "../../lib/handle-input.js";
@@ -16,11 +17,6 @@ import {
 } from "../conversations/index.js";
 import type { DomainContext } from "../core/index.js";
 import { numberByHandle } from "../world/index.js";
-
-const required = (input: unknown, example: string) => {
-  if (input === undefined) throw invalidRequest(`body: required, e.g. ${example}`);
-  return input;
-};
 
 const isAccountNumber = (ctx: DomainContext, group: Group, handle: string) =>
   numberByHandle(ctx, handle)?.accountId === group.accountId;
@@ -50,8 +46,8 @@ function groupChangedBy(ctx: DomainContext, accountId: string, conversationId: s
 }
 
 /** `simulate rename ID --title T [--from H]`: a member renames the group; conversation.renamed in every member number's conversation. */
-export function simulateRename(ctx: DomainContext, accountId: string, input: unknown): ChatResource {
-  const body = parseInput(simulateRenameBody, required(input, '{ "conversation_id": "…", "title": "Weekend plans" }'));
+export function simulateRename(ctx: DomainContext, accountId: string, input: JsonObject): ChatResource {
+  const body = parseInput(simulateRenameBody, input);
   const { conversation, group, from } = groupChangedBy(ctx, accountId, body.conversation_id, body.from);
   return ctx.db.transaction(() => {
     renameGroup(ctx, group, body.title, from);
@@ -64,11 +60,8 @@ export function simulateRename(ctx: DomainContext, accountId: string, input: unk
  * (itself: it leaves). One of the account's numbers that is added gets its conversation of the
  * group; one that is removed keeps its conversation but gets nothing more and cannot send into it.
  */
-export function simulateParticipants(ctx: DomainContext, accountId: string, input: unknown): ChatResource {
-  const body = parseInput(
-    simulateParticipantsBody,
-    required(input, '{ "conversation_id": "…", "action": "add", "handle": "+14155550150", "from": "+14155550191" }'),
-  );
+export function simulateParticipants(ctx: DomainContext, accountId: string, input: JsonObject): ChatResource {
+  const body = parseInput(simulateParticipantsBody, input);
   const { conversation, group } = groupChangedBy(ctx, accountId, body.conversation_id, body.from);
   const handle = requireHandle(body.handle, "handle");
   return ctx.db.transaction(() => {

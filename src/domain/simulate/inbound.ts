@@ -1,3 +1,4 @@
+import type { JsonObject } from "../../contract/common.js";
 import { inboundBody } from "../../contract/world.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { requireHandle } from "../../lib/handle-input.js";
@@ -23,9 +24,7 @@ import { inboundToGroup, inboundToNewGroup } from "./group-inbound.js";
  * fires message.received. A one-to-one message is the "inbound message on record" that lets the
  * account write to an Android contact.
  */
-export function simulateInbound(ctx: DomainContext, accountId: string, input: unknown): MessageResource {
-  if (input === undefined)
-    throw invalidRequest('body: required, e.g. { "from": "+14155550191", "to": "+14155550101", "text": "hi" }');
+export function simulateInbound(ctx: DomainContext, accountId: string, input: JsonObject): MessageResource {
   const body = parseInput(inboundBody, input);
   const attachmentIds = body.attachment_ids ?? [];
   if (body.text === undefined && attachmentIds.length === 0)

@@ -63,13 +63,6 @@ function createdAnswer(ctx: DomainContext, accountId: string, row: WebhookRow): 
   return { ...withSecret(row), other_webhooks: others };
 }
 
-/** Checks an Idempotency-Key header value. */
-function checkIdempotencyKey(key: string | null | undefined): string | undefined {
-  if (key === null || key === undefined) return undefined;
-  if (key.length < 1 || key.length > 255) throw invalidRequest("Idempotency-Key: must be 1-255 characters");
-  return key;
-}
-
 /** The endpoint an earlier request with this key created, as a replay answer. */
 function replay(ctx: DomainContext, accountId: string, key: string): CreatedWebhook | undefined {
   const id = findIdempotentResource(ctx.db, accountId, IDEMPOTENCY_ENDPOINT, key);
@@ -93,9 +86,8 @@ export async function createWebhook(
   ctx: DomainContext,
   accountId: string,
   body: unknown,
-  idempotencyKey?: string | null,
+  key?: string,
 ): Promise<{ webhook: CreatedWebhook; replayed: boolean }> {
-  const key = checkIdempotencyKey(idempotencyKey);
   const earlier = key === undefined ? undefined : replay(ctx, accountId, key);
   if (earlier) return { webhook: earlier, replayed: true };
 

@@ -107,6 +107,7 @@ export const attachmentRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/attachments/presign",
+    requiresBody: { example: '{ "filename": "photo.png", "content_type": "image/png" }' },
     doc: {
       tag: TAG,
       summary: "Presign an upload",
@@ -115,7 +116,7 @@ export const attachmentRoutes: Route[] = [
       body: presignBody,
       responses: { 201: { description: "the presign result", schema: presignResult } },
     },
-    handler: async ({ ctx, account, json }) => ok(presignUpload(ctx, account.id, await json()), 201),
+    handler: ({ ctx, account, body }) => ok(presignUpload(ctx, account.id, body()), 201),
   },
   {
     method: "GET",

@@ -13,6 +13,7 @@ export const challengeRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/challenges",
+    requiresBody: { example: '{ "phone": "+14155550123" }' },
     doc: {
       tag: TAG,
       summary: "Create a challenge",
@@ -23,7 +24,7 @@ export const challengeRoutes: Route[] = [
       responses: { 201: { description: "the create response", schema: createdChallenge } },
       errors: [...SERVICE_ERRORS, 429],
     },
-    handler: async ({ ctx, account, json }) => ok(createChallenge(ctx, account, await json()), 201),
+    handler: ({ ctx, account, body }) => ok(createChallenge(ctx, account, body()), 201),
   },
   {
     method: "GET",

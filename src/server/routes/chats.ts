@@ -55,6 +55,9 @@ export const chatRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/chats",
+    requiresBody: {
+      example: '{ "from_handle": "+14155550101", "addresses": ["+14155550191", "+14155550150"], "message": "hi" }',
+    },
     doc: {
       tag: TAG,
       summary: "Start an iMessage group",
@@ -79,8 +82,8 @@ export const chatRoutes: Route[] = [
         409: { invalid_state: "`from_handle` is offline: the opening message cannot be sent" },
       },
     },
-    async handler({ ctx, account, json, header }) {
-      const result = createGroupChat(ctx, account.id, await json(), header("idempotency-key"));
+    handler({ ctx, account, body, idempotencyKey }) {
+      const result = createGroupChat(ctx, account.id, body(), idempotencyKey());
       return ok(result.chat, result.replayed ? 200 : 201);
     },
   },
@@ -93,6 +96,7 @@ export const chatRoutes: Route[] = [
   {
     method: "PATCH",
     path: "/v1/chats/:id",
+    requiresBody: { example: '{ "title": "Weekend plans" }' },
     doc: {
       tag: TAG,
       summary: "Rename an iMessage group",
@@ -103,11 +107,12 @@ export const chatRoutes: Route[] = [
       responses: theChat,
       errorCodes: { 400: badBody, 404: noChat, 409: groupChange },
     },
-    handler: async ({ ctx, account, params, json }) => ok(renameChat(ctx, account.id, params.id ?? "", await json())),
+    handler: ({ ctx, account, params, body }) => ok(renameChat(ctx, account.id, params.id ?? "", body())),
   },
   {
     method: "POST",
     path: "/v1/chats/:id/participants",
+    requiresBody: { example: '{ "handle": "+14155550150" }' },
     doc: {
       tag: TAG,
       summary: "Add a member to an iMessage group",
@@ -124,8 +129,7 @@ export const chatRoutes: Route[] = [
         409: { ...groupChange, invalid_state: `${groupChange.invalid_state}; or the group is full (32 members)` },
       },
     },
-    handler: async ({ ctx, account, params, json }) =>
-      ok(addChatParticipant(ctx, account.id, params.id ?? "", await json())),
+    handler: ({ ctx, account, params, body }) => ok(addChatParticipant(ctx, account.id, params.id ?? "", body())),
   },
   {
     method: "DELETE",
@@ -162,6 +166,7 @@ export const chatRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/chats/:id/typing",
+    requiresBody: { example: '{ "typing": true }' },
     doc: {
       tag: TAG,
       summary: "Show or hide the typing bubble",
@@ -172,7 +177,6 @@ export const chatRoutes: Route[] = [
       responses: theChat,
       errorCodes: { 400: badBody, 404: noChat, 409: readOrTyping },
     },
-    handler: async ({ ctx, account, params, json }) =>
-      ok(setChatTyping(ctx, account.id, params.id ?? "", await json())),
+    handler: ({ ctx, account, params, body }) => ok(setChatTyping(ctx, account.id, params.id ?? "", body())),
   },
 ];

@@ -36,6 +36,7 @@ export const controlChatRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/simulate/rename",
+    requiresBody: { example: '{ "conversation_id": "…", "title": "Weekend plans" }' },
     doc: {
       tag: "Sandbox: simulate",
       summary: "A member renames a group",
@@ -45,11 +46,14 @@ export const controlChatRoutes: Route[] = [
       responses: theChat,
       errorCodes: contactChange,
     },
-    handler: async ({ ctx, account, json }) => ok(simulateRename(ctx, account.id, await json())),
+    handler: ({ ctx, account, body }) => ok(simulateRename(ctx, account.id, body())),
   },
   {
     method: "POST",
     path: "/sandbox/v1/simulate/participants",
+    requiresBody: {
+      example: '{ "conversation_id": "…", "action": "add", "handle": "+14155550150", "from": "+14155550191" }',
+    },
     doc: {
       tag: "Sandbox: simulate",
       summary: "A member adds or removes someone",
@@ -67,6 +71,6 @@ export const controlChatRoutes: Route[] = [
         },
       },
     },
-    handler: async ({ ctx, account, json }) => ok(simulateParticipants(ctx, account.id, await json())),
+    handler: ({ ctx, account, body }) => ok(simulateParticipants(ctx, account.id, body())),
   },
 ];

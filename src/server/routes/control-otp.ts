@@ -24,6 +24,7 @@ export const controlOtpRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/otp/texts",
+    requiresBody: { example: '{ "from": "+14155550123", "text": "123456" }' },
     doc: {
       tag: TAG,
       summary: "A phone texts an OTP number",
@@ -32,7 +33,7 @@ export const controlOtpRoutes: Route[] = [
       body: otpTextBody,
       responses: theResult,
     },
-    handler: async ({ ctx, account, json }) => ok(textOtpNumber(ctx, account.id, await json()), 201),
+    handler: ({ ctx, account, body }) => ok(textOtpNumber(ctx, account.id, body()), 201),
   },
   {
     method: "GET",
@@ -75,6 +76,7 @@ export const controlOtpRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/otp/fault",
+    requiresBody: { example: '{ "fault": "unavailable" } or { "fault": "unavailable", "off": true }' },
     doc: {
       tag: TAG,
       summary: "Switch the simulated outage",
@@ -83,6 +85,6 @@ export const controlOtpRoutes: Route[] = [
       body: otpFaultBody,
       responses: theFaults,
     },
-    handler: async ({ ctx, json }) => ok(setOtpFault(ctx, await json())),
+    handler: ({ ctx, body }) => ok(setOtpFault(ctx, body())),
   },
 ];

@@ -26,6 +26,7 @@ export const controlSimulateRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/simulate/inbound",
+    requiresBody: { example: '{ "from": "+14155550191", "to": "+14155550101", "text": "hi" }' },
     doc: {
       tag: TAG,
       summary: "A contact sends a message",
@@ -43,11 +44,12 @@ export const controlSimulateRoutes: Route[] = [
         409: { invalid_state: "`group` is a conversation of a number that is no longer a member of the group" },
       },
     },
-    handler: async ({ ctx, account, json }) => ok(simulateInbound(ctx, account.id, await json()), 201),
+    handler: ({ ctx, account, body }) => ok(simulateInbound(ctx, account.id, body()), 201),
   },
   {
     method: "POST",
     path: "/sandbox/v1/simulate/reaction",
+    requiresBody: { example: '{ "message_id": "…", "from": "+14155550191", "reaction": "love" }' },
     doc: {
       tag: TAG,
       summary: "A contact reacts",
@@ -56,11 +58,12 @@ export const controlSimulateRoutes: Route[] = [
       responses: message("the message reacted to"),
       errors: [409],
     },
-    handler: async ({ ctx, account, json }) => ok(simulateReaction(ctx, account.id, await json())),
+    handler: ({ ctx, account, body }) => ok(simulateReaction(ctx, account.id, body())),
   },
   {
     method: "POST",
     path: "/sandbox/v1/simulate/typing",
+    requiresBody: { example: '{ "from": "+14155550191", "to": "+14155550101" }' },
     doc: {
       tag: TAG,
       summary: "A contact types",
@@ -76,11 +79,12 @@ export const controlSimulateRoutes: Route[] = [
         409: { invalid_state: "no thread between `from` and `to` yet, or an SMS or group MMS thread" },
       },
     },
-    handler: async ({ ctx, account, json }) => ok(simulateTyping(ctx, account.id, await json())),
+    handler: ({ ctx, account, body }) => ok(simulateTyping(ctx, account.id, body())),
   },
   {
     method: "POST",
     path: "/sandbox/v1/simulate/edit",
+    requiresBody: { example: '{ "message_id": "…", "text": "new text" }' },
     doc: {
       tag: TAG,
       summary: "A contact edits their message",
@@ -89,7 +93,7 @@ export const controlSimulateRoutes: Route[] = [
       responses: message("the edited message"),
       errors: [409],
     },
-    handler: async ({ ctx, account, json }) => ok(simulateEdit(ctx, account.id, await json())),
+    handler: ({ ctx, account, body }) => ok(simulateEdit(ctx, account.id, body())),
   },
   {
     method: "POST",

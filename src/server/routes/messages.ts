@@ -28,6 +28,7 @@ export const messageRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/messages",
+    requiresBody: { example: '{ "to": "+14155550191", "from_handle": "+14155550101", "text": "hi" }' },
     doc: {
       tag: TAG,
       summary: "Send a message",
@@ -54,8 +55,8 @@ export const messageRoutes: Route[] = [
         409: { invalid_state: "a send into a group from a number that is no longer a member" },
       },
     },
-    async handler({ ctx, account, json, header }) {
-      const result = sendMessage(ctx, account.id, await json(), header("idempotency-key"));
+    handler({ ctx, account, body, idempotencyKey }) {
+      const result = sendMessage(ctx, account.id, body(), idempotencyKey());
       return ok(result.message, result.replayed ? 200 : 202);
     },
   },
@@ -83,6 +84,7 @@ export const messageRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/messages/:id/react",
+    requiresBody: { example: '{ "reaction": "love" }' },
     doc: {
       tag: TAG,
       summary: "React to a message",
@@ -93,12 +95,12 @@ export const messageRoutes: Route[] = [
       responses: theMessage,
       errors: [409],
     },
-    handler: async ({ ctx, account, params, json }) =>
-      ok(reactToMessage(ctx, account.id, params.id ?? "", await json())),
+    handler: ({ ctx, account, params, body }) => ok(reactToMessage(ctx, account.id, params.id ?? "", body())),
   },
   {
     method: "POST",
     path: "/v1/messages/:id/edit",
+    requiresBody: { example: '{ "text": "new text" }' },
     doc: {
       tag: TAG,
       summary: "Edit a message",
@@ -108,7 +110,7 @@ export const messageRoutes: Route[] = [
       responses: theMessage,
       errors: [409],
     },
-    handler: async ({ ctx, account, params, json }) => ok(editMessage(ctx, account.id, params.id ?? "", await json())),
+    handler: ({ ctx, account, params, body }) => ok(editMessage(ctx, account.id, params.id ?? "", body())),
   },
   {
     method: "POST",

@@ -38,8 +38,8 @@ export const webhookRoutes: Route[] = [
       },
       errors: [409],
     },
-    async handler({ ctx, account, json, header }) {
-      const { webhook, replayed } = await createWebhook(ctx, account.id, await json(), header("idempotency-key"));
+    async handler({ ctx, account, json, idempotencyKey }) {
+      const { webhook, replayed } = await createWebhook(ctx, account.id, await json(), idempotencyKey());
       return ok(webhook, replayed ? 200 : 201);
     },
   },
