@@ -12,12 +12,7 @@
 // SIGINT and SIGTERM are caught before the bundle is even compiled, and the process named for what
 // it runs, as bin/msgctl does (see there).
 const serving = process.argv.slice(2).find((arg) => !arg.startsWith("-")) === "serve";
-const latch = (signal) => {
-  if (serving) process.exit(0);
-  process.off("SIGINT", latch);
-  process.off("SIGTERM", latch);
-  process.kill(process.pid, signal);
-};
+const latch = (signal) => process.exit(serving ? 0 : signal === "SIGINT" ? 130 : 143);
 process.on("SIGINT", latch);
 process.on("SIGTERM", latch);
 globalThis[Symbol.for("msgctl.signal-latch")] = latch;

@@ -1,7 +1,7 @@
 /**
  * SIGINT and SIGTERM from the first instant. The entry scripts (bin/msgctl, the single binary's
  * scripts/sea-loader.cjs) listen for both before msgctl's code is loaded, with a "latch" that
- * acts at once (nothing has started yet: `serve` exits 0, any other command ends by the signal).
+ * acts at once (nothing has started yet: `serve` exits 0, any other command 130 or 143).
  * They leave it on `globalThis` (no module of ours exists then); the CLI takes over from it here.
  */
 
