@@ -7,12 +7,12 @@ import { loadFixtureFile } from "../../runtime/fixture-source.js";
 import type { Logger } from "../../runtime/logger.js";
 import { launchSandbox, type Sandbox } from "../../runtime/launch-sandbox.js";
 import { limitExitWait } from "../exit.js";
+import { portInUse, refuseRunningSandbox } from "./serve-conflicts.js";
+import { LAST_LINES_MS, STOP_GRACE_MS, stopRequest, type StopRequest } from "./serve-stop.js";
 import { table, type Output } from "../output.js";
 import { createServeLog, logLevelOf } from "../serve-log.js";
-import { takeSignals } from "../signals.js";
-import { liveSandbox, removeStateFile, stateFilePath, writeStateFile } from "../state-file.js";
+import { removeStateFile, writeStateFile } from "../state-file.js";
 import { UsageError } from "../usage-error.js";
-import { DEFAULT_STATE_DIR } from "../defaults.js";
 
 /** Flags of `msgctl serve` (SANDBOX.md section 1). */
 export interface ServeOptions {
@@ -35,16 +35,6 @@ export interface ServeOptions {
   /** Stops the sandbox when aborted (tests); signals do it for the CLI. */
   signal?: AbortSignal;
 }
-
-/** From a signal to the process's exit, at most (real milliseconds). */
-export const STOP_DEADLINE_MS = 2_000;
-// Webhook attempts in flight at a stop get this long before they are aborted (and left due for the next start).
-const STOP_GRACE_MS = 1_000;
-// After a signal the process exits by then whatever still runs (a stop that hangs, a reader that
-// never reads): inside the deadline with room for a loaded machine's timers.
-const FORCED_EXIT_MS = 1_700;
-// Once stopped, how long the exit waits for a slow reader to take the last lines.
-const LAST_LINES_MS = 250;
 
 function validate(options: ServeOptions): ClockMode {
   assertPortOrUsage("--port", options.port);
@@ -101,78 +91,6 @@ function banner(sandbox: Sandbox, out: Output, mode: ClockMode, stateFile: strin
   return lines;
 }
 
-/**
- * The request to stop: SIGINT or SIGTERM (taken over from the entry script's latch, so one that
- * arrived while msgctl loaded counts), or `signal`. A signal also bounds what is left: the
- * process exits within STOP_DEADLINE_MS of it, whatever still runs.
- */
-function stopRequest(signal: AbortSignal | undefined) {
-  let requested = false;
-  let resolveStop = () => {};
-  const stopped = new Promise<void>((done) => {
-    resolveStop = done;
-  });
-  const request = () => {
-    if (requested) return;
-    requested = true;
-    resolveStop();
-  };
-  const release = takeSignals(() => {
-    if (!requested) {
-      const at = performance.now() + FORCED_EXIT_MS;
-      limitExitWait(at);
-      // process.exit runs the 'exit' listeners: the state file is removed on this way out too.
-      setTimeout(() => process.exit(0), FORCED_EXIT_MS).unref();
-    }
-    request();
-  });
-  signal?.addEventListener("abort", request, { once: true });
-  return {
-    get requested() {
-      return requested;
-    },
-    stopped,
-    /** For a serve run in-process (tests): the signals go back. The CLI keeps them until it exits. */
-    release: () => {
-      signal?.removeEventListener("abort", request);
-      if (signal) release();
-    },
-  };
-}
-
-/**
- * Refuses to start beside a running sandbox of the same state directory (it would overwrite
- * its state file, and every command here would talk to the new one). A stale file is replaced.
- */
-async function refuseRunningSandbox(stateDir: string): Promise<void> {
-  const running = await liveSandbox(stateDir);
-  if (!running) return;
-  throw new AppError(
-    "sandbox_running",
-    409,
-    `A sandbox is already running here: pid ${running.pid} at ${running.base_url} (${stateFilePath(stateDir)}). ` +
-      "Stop it, or start this one with --state-dir DIR (commands then take the same --state-dir) or --no-state-file, and another --db",
-  );
-}
-
-/** A busy port's error, naming the sandbox that holds it when a state file knows one. */
-async function portInUse(error: AppError, options: ServeOptions): Promise<AppError> {
-  const wanted = [options.port, options.otpPort].filter((port) => port !== 0).map(String);
-  for (const dir of new Set([options.stateDir, DEFAULT_STATE_DIR])) {
-    const holder = await liveSandbox(dir);
-    if (!holder) continue;
-    const held = [holder.base_url, holder.otp_url].map((url) => new URL(url).port);
-    if (!held.some((port) => wanted.includes(port))) continue;
-    return new AppError(
-      "port_in_use",
-      409,
-      `${error.message}. The msgctl sandbox pid ${holder.pid} at ${holder.base_url} holds it (${stateFilePath(dir)}): ` +
-        "stop it, or pass --port 0 --otp-port 0 for free ports",
-    );
-  }
-  return error;
-}
-
 /** Logs each committed event (info) and each webhook attempt (debug) of the sandbox. */
 function logActivity(sandbox: Sandbox, logger: Logger): () => void {
   const offEvents = sandbox.bus.on("event", (event) => {
@@ -217,11 +135,7 @@ export async function serve(options: ServeOptions, out: Output): Promise<void> {
   }
 }
 
-async function serveUntilStopped(
-  options: ServeOptions,
-  out: Output,
-  stop: ReturnType<typeof stopRequest>,
-): Promise<void> {
+async function serveUntilStopped(options: ServeOptions, out: Output, stop: StopRequest): Promise<void> {
   // --- Check everything before anything is written ---
   const mode = validate(options);
   const level = logLevelOf(options.logLevel);
