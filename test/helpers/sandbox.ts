@@ -1,6 +1,8 @@
+import { relative, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { launchSandbox, type Sandbox, type SandboxOptions } from "../../src/runtime/launch-sandbox.js";
 import { conformanceChecker, type RecordedAnswer } from "./openapi-conformance.js";
+import { ONE_TRANSPORT_SUITES } from "./transports.js";
 
 /** The default fixture's keys. */
 export const KEY = "sk_test_acme_0000000000000000";
@@ -32,6 +34,8 @@ export interface TestSandbox {
   /** The test expects the server to log an error (a bug path under test): it is not a failure. */
   expectServerErrors(): string[];
 }
+
+const ROOT = resolve(import.meta.dirname, "../..");
 
 /** How API suites reach the hosts: set per vitest project (vitest.config.ts). */
 const TRANSPORT = process.env.MSGCTL_TEST_TRANSPORT === "socket" ? "socket" : "in-process";
@@ -81,6 +85,14 @@ async function call(
 export function useSandbox(options: SandboxOptions & { socket?: boolean } = {}): TestSandbox {
   const { socket: needsSocket = false, ...sandboxOptions } = options;
   const socket = needsSocket || TRANSPORT === "socket";
+  // A suite that runs in one project only must not reach a host through that project's transport.
+  const file = relative(ROOT, expect.getState().testPath ?? "");
+  const checkTransport = () => {
+    if (options.socket === undefined && ONE_TRANSPORT_SUITES.includes(file))
+      throw new Error(
+        `${file} runs in one vitest project only (test/helpers/transports.ts): pass useSandbox({ socket }) or remove it from that list`,
+      );
+  };
   const handle = {} as TestSandbox;
   const logged: string[] = [];
   // Every answer is checked against its host's OpenAPI document when the file's tests are done.
@@ -104,10 +116,14 @@ export function useSandbox(options: SandboxOptions & { socket?: boolean } = {}):
       : (path: string, init: RequestInit) => Promise.resolve(sandbox.otpApp.request(path, init));
     Object.assign(handle, {
       sandbox,
-      api: (method: string, path: string, o?: CallOptions) =>
-        call((a) => answers.messaging.push(a), messaging, KEY, method, path, o),
-      otp: (method: string, path: string, o?: CallOptions) =>
-        call((a) => answers.otp.push(a), otp, OTP_KEY, method, path, o),
+      api: (method: string, path: string, o?: CallOptions) => {
+        checkTransport();
+        return call((a) => answers.messaging.push(a), messaging, KEY, method, path, o);
+      },
+      otp: (method: string, path: string, o?: CallOptions) => {
+        checkTransport();
+        return call((a) => answers.otp.push(a), otp, OTP_KEY, method, path, o);
+      },
       advance: (ms: number) => sandbox.scheduler.advance(ms),
       expectServerErrors() {
         expected = true;
