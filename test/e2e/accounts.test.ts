@@ -7,9 +7,7 @@ describe("msgctl accounts, end to end", () => {
   const { cli, json } = sandbox;
   const as = (key: string, ...args: string[]) =>
     runCli([...args, "--base-url", sandbox.serve.ready.base_url, "--api-key", key]);
-  beforeEach(async () => {
-    expect((await cli("reset", "--json")).code).toBe(0);
-  });
+  beforeEach(() => sandbox.reset());
 
   it("creates an account whose key works at once, lists it, deletes it", async () => {
     const created = await json("accounts", "create", "--name", "worker-1", "--numbers", "2");

@@ -42,9 +42,7 @@ describe("msgctl attachments, send --attach, simulate inbound --attach, end to e
     wav.writeUInt32LE(16_000, 40);
     writeFileSync(file("memo.wav"), wav);
   });
-  beforeEach(async () => {
-    expect((await cli("reset", "--json")).code).toBe(0);
-  });
+  beforeEach(() => sandbox.reset());
 
   it("uploads files (--json: the attachments only), shows one, downloads it", async () => {
     const uploaded = await json("attachments", "upload", file("notes.txt"), file("photo.png"));

@@ -12,10 +12,8 @@ const BOB = "+14155550151";
 const CAROL = "+14155550152";
 
 describe("msgctl chats create|rename|add|remove|read|typing, end to end (SANDBOX.md section 6)", () => {
-  const { cli, json } = useServe();
-  beforeEach(async () => {
-    expect((await cli("reset", "--json")).code).toBe(0);
-  });
+  const { cli, json, reset } = useServe();
+  beforeEach(() => reset());
 
   it("creates a group with --json (the Chat only on stdout), then lists and gets it", async () => {
     const group = await json(
@@ -116,10 +114,8 @@ describe("msgctl chats create|rename|add|remove|read|typing, end to end (SANDBOX
 });
 
 describe("msgctl simulate inbound --members|--group, rename, add|remove, typing --group, end to end", () => {
-  const { cli, json } = useServe();
-  beforeEach(async () => {
-    expect((await cli("reset", "--json")).code).toBe(0);
-  });
+  const { cli, json, reset } = useServe();
+  beforeEach(() => reset());
 
   it("starts a group with --members, each of your numbers in it getting its own copy", async () => {
     const received = await json(

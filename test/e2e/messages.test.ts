@@ -1,14 +1,13 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { useServe } from "../helpers/cli.js";
+import { runCli, useServe } from "../helpers/cli.js";
+import { startRequestTap } from "../helpers/request-tap.js";
 
 const KEY = "sk_test_acme_0000000000000000";
 
 describe("msgctl send, messages, wait message, end to end (SANDBOX.md section 6)", () => {
   const sandbox = useServe();
   const { cli, json } = sandbox;
-  beforeEach(async () => {
-    expect((await cli("reset", "--json")).code).toBe(0);
-  });
+  beforeEach(() => sandbox.reset());
 
   it("sends with --json (the queued Message only on stdout), then follows it to read", async () => {
     const sent = await json("send", "--to", "+14155550191", "--from", "+14155550101", "--text", "hello");
@@ -20,7 +19,8 @@ describe("msgctl send, messages, wait message, end to end (SANDBOX.md section 6)
   });
 
   it("send --wait delivered returns once the clock has moved it there", async () => {
-    const sending = cli(
+    const tap = await startRequestTap(sandbox.serve.ready.base_url);
+    const sending = runCli([
       "send",
       "--to",
       "+14155550172",
@@ -33,11 +33,16 @@ describe("msgctl send, messages, wait message, end to end (SANDBOX.md section 6)
       "--timeout",
       "15s",
       "--json",
-    );
-    // Give the send time to be accepted, then move the clock from another process.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+      "--base-url",
+      tap.url,
+      "--api-key",
+      KEY,
+    ]);
+    // Once the send was accepted and the wait has seen it queued, move the clock from another process.
+    await tap.seen(/^GET \/v1\/messages\/[^/?]+$/);
     await json("clock", "advance", "1s");
     const result = await sending;
+    await tap.close();
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ status: "delivered", channel: "imessage" });
   });

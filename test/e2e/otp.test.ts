@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { useServe } from "../helpers/cli.js";
+import { runCli, useServe } from "../helpers/cli.js";
 import { spawnCli } from "../helpers/cli-process.js";
 import { KEYS, spawnInPty } from "../helpers/pty.js";
+import { startRequestTap } from "../helpers/request-tap.js";
 
 const OTP_KEY = "otp_live_acme_000000000000000";
 const PHONE = "+14155550123";
@@ -19,9 +20,7 @@ describe("msgctl otp, wait otp, simulate otp-fault, end to end (SANDBOX.md secti
     "--otp-api-key",
     OTP_KEY,
   ];
-  beforeEach(async () => {
-    expect((await sandbox.cli("reset", "--json")).code).toBe(0);
-  });
+  beforeEach(() => sandbox.reset());
 
   it("create, text (the reply the user got), consume once, and the thread", async () => {
     const created = await otpJson("otp", "create", "--phone", "(415) 555-0123");
@@ -76,10 +75,26 @@ describe("msgctl otp, wait otp, simulate otp-fault, end to end (SANDBOX.md secti
 
   it("wait otp returns once another process moved the clock past the expiry, and exits 1 at once when the status cannot come", async () => {
     const created = await otpJson("otp", "create", "--phone", PHONE);
-    const waiting = otp("wait", "otp", created.id, "--status", "expired", "--timeout", "15s", "--json");
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const tap = await startRequestTap(sandbox.serve.ready.otp_url);
+    const waiting = runCli([
+      "wait",
+      "otp",
+      created.id,
+      "--status",
+      "expired",
+      "--timeout",
+      "15s",
+      "--json",
+      "--otp-url",
+      tap.url,
+      "--otp-api-key",
+      OTP_KEY,
+    ]);
+    // Once the wait has seen the challenge pending, move the clock from another process.
+    await tap.seen(new RegExp(`^GET /v1/challenges/${created.id}$`));
     await sandbox.json("clock", "advance", "10m");
     const waited = await waiting;
+    await tap.close();
     expect(waited.code, waited.stderr).toBe(0);
     expect(JSON.parse(waited.stdout).status).toBe("expired");
     const never = await otp("wait", "otp", created.id, "--status", "verified", "--timeout", "10s");
@@ -108,10 +123,23 @@ describe("msgctl otp, wait otp, simulate otp-fault, end to end (SANDBOX.md secti
 
   it("SIGTERM ends a `wait otp` without a terminal at once with exit 143", async () => {
     const created = await otpJson("otp", "create", "--phone", PHONE);
-    const waiting = spawnCli(["wait", "otp", created.id, "--status", "verified", "--timeout", "60s", ...ptyFlags()]);
-    // Nothing is printed while it waits: a moment of real time lets it start polling.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const tap = await startRequestTap(sandbox.serve.ready.otp_url);
+    const waiting = spawnCli([
+      "wait",
+      "otp",
+      created.id,
+      "--status",
+      "verified",
+      "--timeout",
+      "60s",
+      ...ptyFlags(),
+      "--otp-url",
+      tap.url,
+    ]);
+    // Nothing is printed while it waits: its first poll says it is waiting.
+    await tap.seen(new RegExp(`^GET /v1/challenges/${created.id}$`));
     expect(await waiting.stop("SIGTERM")).toBe(143);
+    await tap.close();
   });
 
   it.each([

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { BIN, runCli, useServe } from "../helpers/cli.js";
 import { spawnCli } from "../helpers/cli-process.js";
 import { KEYS, spawnInPty } from "../helpers/pty.js";
+import { startRequestTap } from "../helpers/request-tap.js";
 
 // util-linux `script` runs a command on a new pty; with stdin not a terminal, that pty reports a
 // size of 0 columns by 0 rows, as CI runners and some editors' terminals do.
@@ -101,10 +102,21 @@ describe.skipIf(!hasScript)("waiting commands on a terminal with zero columns (n
   });
 
   it("SIGINT ends `wait event` without a terminal too, with exit 130", async () => {
-    const waiting = spawnCli(["wait", "event", "message.failed", "--timeout", "60s", ...flags()]);
-    // The event stream is open once the server has a subscriber; a moment of real time is enough.
-    await new Promise((r) => setTimeout(r, 1_000));
+    const tap = await startRequestTap(sandbox.serve.ready.base_url);
+    const waiting = spawnCli([
+      "wait",
+      "event",
+      "message.failed",
+      "--timeout",
+      "60s",
+      ...flags(),
+      "--base-url",
+      tap.url,
+    ]);
+    // It waits once the event stream has answered.
+    await tap.seen(/^GET \/sandbox\/v1\/events\/stream/);
     expect(await within(waiting.stop("SIGINT"), 5_000)).toBe(130);
+    await tap.close();
   });
 });
 

@@ -6,10 +6,8 @@ import { useServe } from "../helpers/cli.js";
  * actions that cause it, checked by the event it must produce.
  */
 describe("msgctl trigger, end to end", () => {
-  const { cli, json } = useServe();
-  beforeEach(async () => {
-    expect((await cli("reset", "--json")).code).toBe(0);
-  });
+  const { cli, json, reset } = useServe();
+  beforeEach(() => reset());
 
   it("--list names every event of spec section 6", async () => {
     const list = await json("trigger", "--list");

@@ -92,6 +92,11 @@ export interface ServeHandle {
   cli(...args: string[]): Promise<CliResult>;
   /** Runs `msgctl ARGS --json`, expects exit 0, and parses stdout. */
   json(...args: string[]): Promise<any>;
+  /**
+   * Wipes and re-seeds the sandbox over the control API: a test's set-up, not the command under
+   * test, so it spares a CLI process per test (`msgctl reset` has tests of its own).
+   */
+  reset(): Promise<void>;
 }
 
 /**
@@ -124,6 +129,14 @@ export function useServe(extraArgs: string[] = [], key = "sk_test_acme_000000000
     const result = await runCli([...args, "--json", ...flags]);
     expect(result.code, result.stderr).toBe(0);
     return JSON.parse(result.stdout);
+  };
+  handle.reset = async () => {
+    const response = await fetch(`${handle.serve.ready.base_url}/sandbox/v1/reset`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(response.status, await response.text()).toBe(200);
   };
   return handle;
 }
