@@ -146,7 +146,7 @@ async function bareLoopProcess(url, firsts, retries, rounds = 1) {
  *
  * With 200 the row also times a third advance, each over another 1,000 messages, in the same
  * serve, beside the third round of a bare loop in one process: warm code on both sides, as in a
- * test suite's later advances (`warm_*`). One round does not warm either side (bench/README.md).
+ * test suite's later advances (`warm_*`). One round does not warm either side (bench/HISTORY.md).
  */
 export async function advanceWithWebhook(status) {
   const receiver = await startReceiver(status);

@@ -312,7 +312,7 @@ export async function stored() {
   return result;
 }
 
-/** The sequential figures as the table bench/README.md records. */
+/** The sequential figures as the table bench/HISTORY.md records. */
 function markdownTable(result) {
   const rows = Object.entries(result.sequential).map(
     ([label, r]) =>

@@ -1,5 +1,5 @@
 // Bundles the CLI and the library entry with esbuild, dependencies included: loading one file
-// instead of hundreds of small ESM modules is most of msgctl's start-up time (bench/README.md).
+// instead of hundreds of small ESM modules is most of msgctl's start-up time (bench/HISTORY.md).
 // better-sqlite3 and sharp stay external: their native addons cannot be bundled.
 import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
@@ -17,7 +17,7 @@ await build({
   // Less to parse at every start, names kept as written: esbuild's `keepNames` (needed once
   // names are mangled) wraps every function it creates in a `__name` call that redefines the
   // function's name, inner closures at every call included, which cost a tenth of an `advance`
-  // (bench/README.md, fourth pass). Unmangled names need no such call and read well in stack traces.
+  // (bench/HISTORY.md, fourth pass). Unmangled names need no such call and read well in stack traces.
   minifySyntax: true,
   minifyWhitespace: true,
   splitting: true,

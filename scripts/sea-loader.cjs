@@ -5,7 +5,7 @@
 // holds only its top level. esbuild wraps every lazily loaded module in a function, and V8
 // compiles each function on first call, at every start. The trained cache is taken after a real
 // `serve` has started and answered, so it holds everything a start runs: about a fifth of the
-// binary's start-up (bench/README.md).
+// binary's start-up (bench/HISTORY.md).
 //
 // `MSGCTL_CODE_CACHE=report` prints on stderr whether V8 accepted the cache (the binary's test checks it).
 "use strict";

@@ -23,7 +23,7 @@ let lastIso = "";
 /**
  * ISO 8601 with milliseconds in UTC, the spec's `<timestamp>` shape: what `toISOString` writes.
  * Written out here because `toISOString` cost 0.4-0.8 µs a call, three times per lifecycle event
- * and five per message of a page (bench/README.md, fourth pass); this takes a third of that, and
+ * and five per message of a page (bench/HISTORY.md, fourth pass); this takes a third of that, and
  * the timestamps of one instant (an advance's jobs) are converted once.
  */
 export function isoTime(ms: number): string {

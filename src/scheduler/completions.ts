@@ -11,7 +11,7 @@ const MAX_WAIT_MS = 10;
  * Async jobs that finished, written in batches: one transaction removes a batch of jobs and runs
  * their completion writes (a webhook attempt's record), in the order they finished; a write that
  * throws undoes only its own changes. Under load most of an attempt's cost was the commit of its own small transaction
- * (bench/README.md). A crash before a batch is written leaves its jobs `running`: they run again
+ * (bench/HISTORY.md). A crash before a batch is written leaves its jobs `running`: they run again
  * at the next start, as they would had the crash come during the attempt (delivery is at least once).
  */
 export class CompletionBatch {
@@ -61,7 +61,7 @@ export class CompletionBatch {
     this.#pending = [];
     // Every write at once in one savepoint; only when one throws, again one savepoint each, so
     // that it undoes only its own changes. Two statements per job fewer on the common path (a
-    // tenth of a retrying delivery's writes, bench/README.md).
+    // tenth of a retrying delivery's writes, bench/HISTORY.md).
     try {
       this.#db.transaction(() => {
         for (const { job, write } of batch) {

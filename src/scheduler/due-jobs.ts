@@ -4,7 +4,7 @@ import { DUE_BATCH, FIRST_JOB, type JobCursor, type JobRow } from "../store/core
 /**
  * Due jobs read ahead in due order, a batch at a time: one read serves many starts. The scheduler
  * keeps two: the free jobs (no lane), and in an advance the first attempts of every lane, which
- * an advance runs one at a time in due order (bench/README.md, fourth and fifth passes).
+ * an advance runs one at a time in due order (bench/HISTORY.md, fourth and fifth passes).
  *
  * It also remembers the clock time at which a read found every due job (fewer than a batch):
  * until the clock moves or a job of its kind may have been scheduled (`changed`), another read

@@ -11,7 +11,7 @@ interface ReadAhead {
  * The lanes that may have pending jobs (first attempts to one webhook endpoint each), and each
  * one's next jobs read ahead, LANE_BATCH at a time: outside an advance a lane's next job is
  * started as soon as the one before settles, and it was read again first, a statement per
- * attempt (bench/README.md, sixth pass). The order holds as in due-jobs.ts: a laned job is
+ * attempt (bench/HISTORY.md, sixth pass). The order holds as in due-jobs.ts: a laned job is
  * only scheduled due at the clock's now with the newest id, so one scheduled after a read sorts
  * after every job it returned. A job removed meanwhile (its endpoint deleted or paused) is still
  * handed out: its attempt finds the delivery no longer pending.

@@ -135,7 +135,7 @@ function routeParams(event: H3Event): Record<string, string> {
 
 /**
  * What a route handler gets. A class, so that its getters live on one prototype: an object
- * literal with getters, made per request, cost V8 about 2.5 µs each (bench/README.md, fifth pass).
+ * literal with getters, made per request, cost V8 about 2.5 µs each (bench/HISTORY.md, fifth pass).
  */
 class HostRequest implements ApiRequest {
   readonly ctx: DomainContext;

@@ -8,7 +8,7 @@ const timeOf = (uuid: string) => Number.parseInt(uuid.replace(/-/g, "").slice(0,
 const HOUR = 3_600_000;
 
 // The outbox and the deliveries grow with every event: a random id dirtied a random page of
-// their indexes per row (bench/README.md, fourth pass), a time-ordered one appends.
+// their indexes per row (bench/HISTORY.md, fourth pass), a time-ordered one appends.
 describe("event and delivery ids are time-ordered UUIDs (UUIDv7 layout)", () => {
   const t = useSandbox();
   const receiver = useReceiver();

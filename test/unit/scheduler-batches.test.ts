@@ -6,7 +6,7 @@ import { LAZY_COMMIT_MS, openDatabase, type Db } from "../../src/store/engine/in
 import { insertJob, listJobs } from "../../src/store/core/index.js";
 import { T0, until } from "../helpers/scheduler.js";
 
-describe("the scheduler's batches (bench/README.md)", () => {
+describe("the scheduler's batches (bench/HISTORY.md)", () => {
   let db: Db;
   let clock: SchedulerClock;
   let scheduler: Scheduler | undefined;

@@ -133,7 +133,7 @@ export function applyTransition(
   const now = ctx.clock.now();
   const willSchedule = transition.next !== null && options.schedule !== false;
   // A copy of the row whose columns are then set: V8 adds a property that a spread copy lacks
-  // through a slow path (a few µs per transition, bench/README.md fifth pass), and every column
+  // through a slow path (a few µs per transition, bench/HISTORY.md fifth pass), and every column
   // set here is one the row has.
   const next: MessageRow = { ...row, ...options.changes };
   next.status = transition.to;

@@ -97,7 +97,7 @@ const MAX_DRAINED_BODY = 64 * 1024;
  * POSTs a delivery once over the endpoint's kept-alive connections (connections.ts), pinned to
  * `pinTo` when given. It goes through undici's `dispatch` with a handler of its own (below)
  * rather than `request`: no Request, body stream, AbortController or listener per attempt,
- * which were a fifth of an attempt's cost (bench/README.md). Same outcomes as `postWebhook`:
+ * which were a fifth of an attempt's cost (bench/HISTORY.md). Same outcomes as `postWebhook`:
  * the window covers the status and headers; the body is dropped.
  */
 export function postOverPool(connections: DeliveryConnections, options: PostOptions): Promise<PostOutcome> {

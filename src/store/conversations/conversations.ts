@@ -60,7 +60,7 @@ export function findConversationOfNumber(db: Db, groupId: string, fromHandle: st
   return db.first(ofNumberInGroup(groupId, fromHandle));
 }
 
-// A send to a new contact starts a thread: compiled once, like the send's other writes (bench/README.md).
+// A send to a new contact starts a thread: compiled once, like the send's other writes (bench/HISTORY.md).
 const CONVERSATION_COLUMNS = allColumns<ConversationsTable>()([
   "id",
   "account_id",

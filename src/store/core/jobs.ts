@@ -23,7 +23,7 @@ export interface NewJob {
 
 // The scheduler's queries run once or twice per job: compiled once (kysely costs a lot per call),
 // with their LIMIT written into the SQL: SQLite runs a statement with a bound LIMIT ten times
-// slower here (about 30 µs against 3, bench/README.md).
+// slower here (about 30 µs against 3, bench/HISTORY.md).
 const insertJobQuery = compileOnce((q, arg) =>
   q.insertInto("jobs").values({
     kind: arg(0),

@@ -87,7 +87,7 @@ const WORKER_SOURCE = `(${checkpointLoop.toString()})(require);`;
  * Checkpoints a WAL database from a worker thread with a connection of its own. SQLite's own
  * checkpoint runs inside a COMMIT, on the event loop: every thousand pages it copied them to the
  * database file and synced both files, 8-14 ms during which no request or delivery moved (66 times
- * in 12 s of the real-clock bench, bench/README.md, sixth pass). Durability is the same:
+ * in 12 s of the real-clock bench, bench/HISTORY.md, sixth pass). Durability is the same:
  * the commits are as they were, only the copying moved. Until the worker runs (after
  * START_AFTER_COMMITS), or when it cannot run, SQLite's automatic checkpoint stays in force.
  *

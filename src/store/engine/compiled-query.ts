@@ -18,7 +18,7 @@ export type Arg = (index: number) => any;
 /**
  * A compiled query with its arguments bound. `Db` runs it by its SQL directly: no spread of the
  * compiled node and no closure per call (on the scheduler's hot path that was a tenth of an
- * advance, bench/README.md).
+ * advance, bench/HISTORY.md).
  */
 export class BoundQuery<R> implements Compilable<R> {
   readonly sql: string;

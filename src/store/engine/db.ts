@@ -53,7 +53,7 @@ export interface Db {
   /**
    * While on, afterCommit no longer hurries a commit. An advance turns it on: every retry it
    * records schedules the next one, whose wake-up hurried a commit per batch of records (389
-   * commits in a `delivery-500` advance, 63 without; bench/README.md).
+   * commits in a `delivery-500` advance, 63 without; bench/HISTORY.md).
    */
   deferSignals(on: boolean): void;
   /**

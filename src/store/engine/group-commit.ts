@@ -24,7 +24,7 @@ export interface GroupCommit extends Pick<Db, "committed" | "urgentCommitted" | 
 /**
  * Group commit (the commit rules of `Db`). One commit writes the WAL pages of every request in
  * the batch once: under load most of the cost of a send was the commit of its own small
- * transaction (bench/README.md). `wrote` is told of every commit that wrote something.
+ * transaction (bench/HISTORY.md). `wrote` is told of every commit that wrote something.
  */
 export function groupCommit(raw: BetterSqlite3.Database, wrote: () => void): GroupCommit {
   // A plain BEGIN: the checkpoint worker never takes the write lock (checkpointer.ts), so a batch

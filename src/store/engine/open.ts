@@ -31,7 +31,7 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
   raw.pragma("busy_timeout = 5000");
   // Every transaction is a savepoint in a batch: the page images a savepoint may roll back to
   // (its sub-journal) stay in memory instead of going to temporary files, which cost a write
-  // per page touched (bench/README.md).
+  // per page touched (bench/HISTORY.md).
   raw.pragma("temp_store = MEMORY");
 
   const q = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });

@@ -13,7 +13,7 @@ export interface Prepared {
  * statement's columns. better-sqlite3's own row objects get their properties one at a time, and
  * past about a dozen columns V8 turns such an object into a dictionary: a `messages` row (28
  * columns) cost 8-9 µs to read that way against 4 µs, and every later read of one of its
- * properties was slower too (bench/README.md, fourth pass).
+ * properties was slower too (bench/HISTORY.md, fourth pass).
  */
 export function statementCache(raw: BetterSqlite3.Database): (sql: string) => Prepared {
   const prepared = new Map<string, Prepared>();

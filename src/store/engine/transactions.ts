@@ -6,7 +6,7 @@ import type { GroupCommit } from "./group-commit.js";
  * `Db.transaction`: a savepoint of the open batch (the commit rules of `Db`), the batch begun
  * when none is open. The savepoints run here rather than through better-sqlite3's transaction(),
  * which builds four wrapper functions per call: on the hot paths that was a tenth of the
- * scheduler's time (bench/README.md).
+ * scheduler's time (bench/HISTORY.md).
  */
 export function savepointTransactions(raw: BetterSqlite3.Database, batch: GroupCommit): Db["transaction"] {
   const savepoint = raw.prepare("SAVEPOINT msgctl");

@@ -130,7 +130,7 @@ export function moveConversationMessages(db: Db, conversationId: string, move: C
 
 /**
  * The columns a Message resource shows (domain/messages/views.ts): a page reads these and not the
- * retry bookkeeping, which halves SQLite's work per row (bench/README.md, a million messages).
+ * retry bookkeeping, which halves SQLite's work per row (bench/HISTORY.md, a million messages).
  */
 const VIEW_COLUMNS = [
   "id",

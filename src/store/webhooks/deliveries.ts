@@ -10,7 +10,7 @@ export type AttemptRow = Selectable<WebhookAttemptsTable>;
 /** A delivery's status. */
 export type DeliveryStatus = WebhookDeliveriesTable["status"];
 
-// Every event's fan-out and every attempt read and write these: compiled once (bench/README.md).
+// Every event's fan-out and every attempt read and write these: compiled once (bench/HISTORY.md).
 const DELIVERY_COLUMNS = allColumns<WebhookDeliveriesTable>()([
   "id",
   "account_id",

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from "kysely";
 
 /**
- * Indexes for the scheduler's hot queries (bench/README.md). Jobs without a lane and jobs with
+ * Indexes for the scheduler's hot queries (bench/HISTORY.md). Jobs without a lane and jobs with
  * one are read apart (free jobs in due order, laned ones in due order, each lane's head), so a
  * lane with a thousand first attempts waiting never makes the other reads scan them. They
  * replace jobs_due: every job is written three times (scheduled, claimed, removed), and each
