@@ -85,8 +85,12 @@ describe("msgctl otp, wait otp, simulate otp-fault, end to end (SANDBOX.md secti
       "--timeout",
       "15s",
       "--json",
+      "--base-url",
+      sandbox.serve.ready.base_url,
       "--otp-url",
       tap.url,
+      "--api-key",
+      "sk_test_acme_0000000000000000",
       "--otp-api-key",
       OTP_KEY,
     ]);
