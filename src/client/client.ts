@@ -1,6 +1,7 @@
 import { accountsClient } from "./accounts.js";
 import { attachmentsClient } from "./attachments.js";
 import { HttpClient, type ClientOptions } from "./http.js";
+import { chaosClient } from "./chaos.js";
 import { chatsClient } from "./chats.js";
 import { controlClient } from "./control.js";
 import { messagesClient } from "./messages.js";
@@ -24,6 +25,7 @@ export function createClient(options: ClientOptions) {
     simulate: simulateClient(http),
     otp: otpClient(http),
     accounts: accountsClient(http),
+    chaos: chaosClient(http),
   };
 }
 

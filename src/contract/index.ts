@@ -18,3 +18,4 @@ export * from "./fixture.js";
 export * from "./settings.js";
 export * from "./accounts.js";
 export * from "./activity.js";
+export * from "./chaos.js";

@@ -57,3 +57,5 @@ export type { Fixture, FixtureInput } from "./fixture.js";
 export type { Settings } from "./settings.js";
 export type { CreateAccountInput } from "./accounts.js";
 export type { ActivityChange, ReactionView } from "./activity.js";
+export type { ChaosInput, ChaosLogEntry, ChaosRates, ChaosStatus } from "./chaos.js";
+export type { ChaosKind, ChaosProfileName, DeliveryChaosKind } from "./chaos-names.js";

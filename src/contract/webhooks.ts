@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { deliveryChaos } from "./chaos.js";
 import { pageQuery, timestamp, uuid } from "./common.js";
 import { EVENT_TYPES, isEventType, type EventType } from "./events.js";
 import { DELIVERY_STATUSES } from "./statuses.js";
@@ -116,6 +117,7 @@ export const delivery = z
     attempts: z.array(deliveryAttempt),
     next_attempt_at: timestamp.nullable(),
     created_at: timestamp,
+    chaos: deliveryChaos,
   })
   .meta({
     id: "Delivery",

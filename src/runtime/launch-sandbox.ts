@@ -12,11 +12,13 @@ import {
   type DomainModule,
   type Settings,
 } from "../domain/core/index.js";
+import { chaosBody, type ChaosInput } from "../contract/chaos.js";
 import {
   createSandboxControl,
   isSeeded,
   parseFixture,
   seedFixture,
+  startChaos,
   type Fixture,
   type SandboxControl,
 } from "../domain/control/index.js";
@@ -25,6 +27,7 @@ import { invalidRequest, isAppError } from "../lib/app-error.js";
 import { CLOCK_MODES, type ClockMode } from "../lib/clock.js";
 import { parseAllowedHosts } from "../lib/host-names.js";
 import { cryptoIds, type IdSource } from "../lib/ids.js";
+import { parseInput } from "../lib/validation.js";
 import { openClock } from "../scheduler/clock.js";
 import { Scheduler } from "../scheduler/scheduler.js";
 import { HostGuard } from "../server/host-guard.js";
@@ -62,6 +65,8 @@ export interface SandboxOptions {
   listen?: boolean;
   /** Overrides of the simulated world's settings (latencies, caps, strict URLs). */
   settings?: Partial<Settings>;
+  /** Seeded chaos from the start (docs/chaos.md); a database whose chaos has this seed and profile keeps its numbering. */
+  chaos?: ChaosInput;
   logger?: Logger;
   /** Called after a reset re-seeded the accounts (serve rewrites its state file). */
   onReset?: () => void;
@@ -117,6 +122,16 @@ function holdDatabase(path: string): DatabaseLock {
   }
 }
 
+/** The `chaos` option checked before anything is written: 400 naming `chaos.seed` or `chaos.profile`. */
+function parseChaosOption(input: unknown): ChaosInput {
+  try {
+    return parseInput(chaosBody, input, "chaos");
+  } catch (error) {
+    if (!isAppError(error) || error.message.startsWith("chaos:")) throw error;
+    throw invalidRequest(`chaos.${error.message}`);
+  }
+}
+
 /** Starts a sandbox: validates the fixture and checks the ports first, then opens the database, seeds, serves. */
 export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const logger = options.logger ?? silentLogger;
@@ -136,6 +151,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     throw invalidRequest(`allowedHosts: must be an array of host names (got ${typeof options.allowedHosts})`);
   }
   const allowedHosts = parseAllowedHosts(options.allowedHosts ?? [], "allowedHosts");
+  const chaos = options.chaos === undefined ? undefined : parseChaosOption(options.chaos);
   const settings = settingsWith(options.settings);
   const fixture: Fixture =
     typeof options.fixture === "object"
@@ -180,6 +196,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   let seeded: CreatedAccount[];
   try {
     seeded = isSeeded(ctx) ? [] : seedFixture(ctx, fixture);
+    if (chaos) startChaos(ctx, chaos);
   } catch (error) {
     db.close();
     lock?.release();

@@ -1,6 +1,7 @@
 import { createClient, type MsgctlClient } from "../client/client.js";
 import { firstAttemptFinished } from "../client/delivered.js";
 import type { EventPayload, EventType, EventView } from "../contract/events.js";
+import type { ChaosInput } from "../contract/chaos.js";
 import type { AccountView, SettleResult } from "../contract/control.js";
 import { allAccounts } from "../domain/accounts/index.js";
 import type { Settings } from "../contract/settings.js";
@@ -33,6 +34,12 @@ export interface StartSandboxOptions {
   otpPort?: number;
   /** Simulated-world settings: latencies, media caps, `strictUrls`. */
   settings?: Partial<Settings>;
+  /**
+   * Seeded chaos from the start (docs/chaos.md): deliveries sent twice, swapped or held back,
+   * sends that meet a number offline or a transient error, lost receipts, at the profile's rates
+   * (`mild` by default), decided from `seed` so that the same seed over the same calls replays.
+   */
+  chaos?: ChaosInput;
 }
 
 /** What `waitForEvent` matches: payload fields that must be equal, or a predicate. */
@@ -68,6 +75,8 @@ export interface StartedSandbox {
   simulate: MsgctlClient["simulate"];
   /** The simulated world's contacts (profiles that decide routing). */
   contacts: MsgctlClient["contacts"];
+  /** Seeded chaos: `status()`, `on({ seed, profile })`, `off()`, and `log()` of what it decided. */
+  chaos: MsgctlClient["chaos"];
   /**
    * The OTP service with the first account's OTP key: `create`, `get`, `consume`, and the
    * user's side, `text(id)` (the right code by default, or `{ wrong: true }`, `{ from }`, …).
@@ -121,6 +130,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     port: options.port ?? 0,
     otpPort: options.otpPort ?? 0,
     settings: options.settings,
+    chaos: options.chaos,
   });
   const accounts = sandbox.accounts;
   const first = accounts[0];
@@ -179,6 +189,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     clientFor,
     simulate: client.simulate,
     contacts: client.contacts,
+    chaos: client.chaos,
     otp: client.otp,
     clock: {
       mode: sandbox.ctx.clock.mode,

@@ -6,6 +6,7 @@ import type { HostGuard } from "./host-guard.js";
 import type { Route } from "./route.js";
 import { attachmentRoutes } from "./routes/attachments.js";
 import { chatRoutes } from "./routes/chats.js";
+import { controlChaosRoutes } from "./routes/control-chaos.js";
 import { controlChatRoutes } from "./routes/control-chats.js";
 import { controlClockRoutes } from "./routes/control-clock.js";
 import { controlDeliveryRoutes } from "./routes/control-deliveries.js";
@@ -46,6 +47,7 @@ export const messagingRoutes: Route[] = [
   ...controlRoutes,
   ...controlSettleRoutes,
   ...controlDeliveryRoutes,
+  ...controlChaosRoutes,
   ...controlWorldRoutes,
   ...controlSimulateRoutes,
   ...controlChatRoutes,

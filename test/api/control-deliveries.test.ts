@@ -62,6 +62,7 @@ describe("control API: webhook deliveries", () => {
     ]);
     expect(Object.keys(all.data[0]).sort()).toEqual([
       "attempts",
+      "chaos",
       "created_at",
       "event_id",
       "event_type",

@@ -4,6 +4,7 @@ import { invalidRequest, invalidState } from "../../lib/app-error.js";
 import { MAX_CLOCK_MS } from "../../lib/bounded-input.js";
 import { isoTime, type ClockMode } from "../../lib/clock.js";
 import { accountsWithKnownKeys, type CreatedAccount } from "../accounts/index.js";
+import { chaosInput, switchChaosOn } from "../chaos/index.js";
 import { resetCaches, type DomainContext, type SettleOutcome } from "../core/index.js";
 import { seedFixture, type SeededAccount } from "./seed.js";
 import { checkSettleTimeout, DEFAULT_SETTLE_TIMEOUT_MS, settleAnswer, type Settled } from "./settle.js";
@@ -77,8 +78,11 @@ export function createSandboxControl(options: SandboxControlOptions): SandboxCon
     reset: (next) =>
       jobs.exclusively(
         async () => {
+          // Chaos is the sandbox's, like its clock: a reset keeps it on, its numbering started afresh.
+          const chaos = chaosInput(ctx);
           ctx.db.wipe();
           resetCaches(ctx);
+          if (chaos) switchChaosOn(ctx, chaos);
           // The attachments' bytes go with their rows.
           await ctx.blobs.clear();
           seededFrom = next ?? fixture;

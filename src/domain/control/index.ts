@@ -8,3 +8,4 @@ export {
 export { parseFixture, parseFixtureText, type Fixture, type FixtureAccount } from "./fixture.js";
 export { isSeeded, seedFixture, type SeededAccount } from "./seed.js";
 export { DEFAULT_SETTLE_TIMEOUT_MS, MAX_SETTLE_TIMEOUT_MS, type Settled } from "./settle.js";
+export { chaosStatus, startChaos, stopChaos } from "./chaos.js";

@@ -7,6 +7,7 @@ import {
   findMessageById,
   type MessageRow,
 } from "../../store/messages/index.js";
+import { receiptLost } from "../chaos/index.js";
 import { conversationOfNumber, GROUP_KINDS, groupById, touchThread, type Group } from "../conversations/index.js";
 import { nextListTime, type DomainContext } from "../core/index.js";
 import { numberByHandle, type AccountNumber } from "../world/index.js";
@@ -110,13 +111,15 @@ function currentForMember(
 /** Job `message.acknowledge` for one member; an unreachable member never acknowledges. */
 export function runMemberAcknowledge(ctx: DomainContext, job: LifecycleJob & { member: string }): void {
   const row = currentForMember(ctx, job, ["sent", "delivered", "read"]);
-  if (row && memberTraits(ctx, row.account_id, job.member).reachable) acknowledgeByMember(ctx, row, job.member);
+  if (!row || !memberTraits(ctx, row.account_id, job.member).reachable) return;
+  if (!receiptLost(ctx, row, "delivered", job.member)) acknowledgeByMember(ctx, row, job.member);
 }
 
 /** Job `message.read` for one member, where it sends read receipts. */
 export function runMemberRead(ctx: DomainContext, job: LifecycleJob & { member: string }): void {
   const row = currentForMember(ctx, job, ["delivered", "read"]);
-  if (row && memberTraits(ctx, row.account_id, job.member).read_receipts) readByMember(ctx, row, job.member);
+  if (!row || !memberTraits(ctx, row.account_id, job.member).read_receipts) return;
+  if (!receiptLost(ctx, row, "read", job.member)) readByMember(ctx, row, job.member);
 }
 
 /** The other copies of a group message (each member number's, spec 4.5); none for one-to-one messages. */

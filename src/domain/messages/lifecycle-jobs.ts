@@ -1,6 +1,7 @@
 import { setConversationChannel } from "../../store/conversations/index.js";
 import { findMessageById, type MessageRow } from "../../store/messages/index.js";
 import { prepareMessageMedia } from "../attachments/index.js";
+import { chaosAtSend, receiptLost } from "../chaos/index.js";
 import type { DomainContext, JobHandler } from "../core/index.js";
 import { contactProfile, meetFaults, numberByHandle, type ContactProfile } from "../world/index.js";
 import { groupOfMessage, openReceipts, routeGroup, runMemberAcknowledge, runMemberRead } from "./group-delivery.js";
@@ -54,7 +55,8 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
     if (media.kind === "transcoding") return;
   }
 
-  const outcome = meetFaults(ctx, number.handle, route.channel, now);
+  // Seeded chaos decides on a first attempt that would go out (docs/chaos.md).
+  const outcome = chaosAtSend(ctx, row, meetFaults(ctx, number.handle, route.channel, now), now);
   if (outcome.kind === "ok") {
     applyTransition(ctx, row, "send_succeeded", {
       changes: { channel: route.channel, error: null, first_attempt_at: row.first_attempt_at ?? now },
@@ -78,12 +80,13 @@ export const runAcknowledge: JobHandler = (ctx, job: LifecycleJob) => {
   const row = current(ctx, job, "sent");
   if (!row) return;
   const profile = contactProfile(ctx, row.remote_handle);
-  if (profile.reachable) applyTransition(ctx, row, "acknowledged", { profile });
+  if (profile.reachable && !receiptLost(ctx, row, "delivered")) applyTransition(ctx, row, "acknowledged", { profile });
 };
 
 /** The recipient reads the message (job `message.read`), where read receipts are on. */
 export const runRead: JobHandler = (ctx, job: LifecycleJob) => {
   if (job.member !== undefined) return runMemberRead(ctx, { ...job, member: job.member });
   const row = current(ctx, job, "delivered");
-  if (row && contactProfile(ctx, row.remote_handle).read_receipts) applyTransition(ctx, row, "read");
+  if (row && contactProfile(ctx, row.remote_handle).read_receipts && !receiptLost(ctx, row, "read"))
+    applyTransition(ctx, row, "read");
 };

@@ -7,14 +7,24 @@ import {
 } from "../../store/webhooks/index.js";
 import { scheduleJob, type DomainContext, type JobCompletion, type JobRun } from "../core/index.js";
 import { connectionsOf } from "./connections.js";
-import { abandonPendingDeliveries, ATTEMPT_JOB, deliveryView, isDeliveryCommitted } from "./deliveries.js";
+import { abandonPendingDeliveries, deliveryView } from "./deliveries.js";
 import { applyDeliveryTransition, type DeliveryTrigger } from "./delivery-states.js";
 import { postOverPool, postWebhook, type PostOptions, type PostOutcome } from "./http.js";
+import { ATTEMPT_JOB, isDeliveryCommitted } from "./new-delivery.js";
 import { waitAfterAttempt } from "./retry-ladder.js";
 import { checkDeliveryTarget, deliveryTargetAtOnce, type DeliveryTarget } from "./url-policy.js";
 
 /** The User-Agent of every delivery. */
 export const USER_AGENT = "msgctl-webhooks/1.0";
+
+/** The header an attempt touched by seeded chaos carries: `duplicate`, `reordered` or `delayed` (docs/chaos.md). */
+export const CHAOS_HEADER = "X-Msgctl-Chaos";
+
+/** The chaos header of a ladder attempt: every attempt of a copy, the first attempt of one swapped or held back. */
+function chaosHeaders(chaos: AttemptWork["chaos"], n: number): Record<string, string> | undefined {
+  if (chaos === null || (chaos !== "duplicate" && n !== 1)) return undefined;
+  return { [CHAOS_HEADER]: chaos };
+}
 
 /** What an attempt came to: acknowledged, worth retrying, or dropped for good. */
 export interface Outcome {
@@ -89,6 +99,7 @@ export async function runDeliveryAttempt(
     event,
     n,
     signal: run.signal,
+    headers: chaosHeaders(work.chaos, n),
   });
   if (!outcome || run.signal.aborted) return;
 

@@ -7,13 +7,11 @@ import {
 import { invalidRequest, notFound } from "../../lib/app-error.js";
 import { isoTime, isoTimeOrNull } from "../../lib/clock.js";
 import { isUuid } from "../../lib/ids.js";
-import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { parseInput } from "../../lib/validation.js";
 import { findEvent, deleteJob, type JobRow } from "../../store/core/index.js";
 import {
   findAttemptWork,
   findDelivery,
-  insertDelivery,
   listAttempts,
   listDeliveryRows,
   listPendingDeliveries,
@@ -22,21 +20,18 @@ import {
   findWebhookById,
   listEnabledWebhooks,
 } from "../../store/webhooks/index.js";
-import { cacheOf, nextListTime, scheduleJob, type DomainContext, type EmittedEvent } from "../core/index.js";
+import { activeChaos } from "../chaos/index.js";
+import { cacheOf, type DomainContext, type EmittedEvent } from "../core/index.js";
+import { fanOutWithChaos, forgetHolds } from "./chaos-deliveries.js";
 import { preloadDeliveryAgent } from "./connections.js";
-import { applyDeliveryTransition, DELIVERY_TRANSITIONS } from "./delivery-states.js";
-
-/** The scheduler job kind of one delivery attempt. */
-export const ATTEMPT_JOB = "webhook.attempt";
+import { applyDeliveryTransition } from "./delivery-states.js";
+import { ATTEMPT_JOB, createDelivery } from "./new-delivery.js";
 
 /** One attempt as shown: `at` is the virtual instant it started, `duration_ms` real time. */
 export type AttemptView = DeliveryAttempt;
 
 /** A delivery as `webhooks deliveries` and the control API show it (SANDBOX.md section 6). */
 export type DeliveryView = Delivery;
-
-/** First attempts to one endpoint share a lane: one at a time, in emission order (SANDBOX.md section 5). */
-export const laneOf = (webhookId: string) => `webhook:${webhookId}`;
 
 const attemptView = (row: AttemptRow): AttemptView => ({
   n: row.n,
@@ -66,6 +61,7 @@ export function toDeliveryViews(ctx: DomainContext, rows: DeliveryRow[]): Delive
     attempts: attempts.get(row.id) ?? [],
     next_attempt_at: isoTimeOrNull(row.next_attempt_at),
     created_at: isoTime(row.created_at),
+    chaos: row.chaos,
   }));
 }
 
@@ -78,7 +74,7 @@ export function deliveryView(ctx: DomainContext, id: string): DeliveryView | und
 // --- Fan-out (runs inside every event's transaction) ---
 
 /** An enabled endpoint and the event names it subscribes to. */
-interface Subscriber {
+export interface Subscriber {
   id: string;
   events: ReadonlySet<string>;
 }
@@ -100,26 +96,6 @@ function subscribersOf(ctx: DomainContext, accountId: string): readonly Subscrib
   return found;
 }
 
-const UNCOMMITTED = "webhook-uncommitted-deliveries";
-
-/**
- * The deliveries created in the open batch. Every commit empties it: a commit ends the batch, and
- * a delivery of it is then committed or was undone with its savepoint (no job asks for it then).
- * A listener rather than an afterCommit per delivery: those are dropped with a savepoint that
- * throws, and would leave its deliveries here for good.
- */
-function uncommittedDeliveries(ctx: DomainContext): Map<string, true> {
-  const first = !ctx.caches.has(UNCOMMITTED);
-  const uncommitted = cacheOf<string, true>(ctx, UNCOMMITTED);
-  if (first) ctx.db.onCommit(() => uncommitted.clear());
-  return uncommitted;
-}
-
-/** True once the transaction that created a delivery (and emitted its event) committed. */
-export function isDeliveryCommitted(ctx: DomainContext, id: string): boolean {
-  return !uncommittedDeliveries(ctx).has(id);
-}
-
 /** Forgets an account's endpoints after a write to one of them (create, PATCH, delete). */
 export function forgetSubscribers(ctx: DomainContext, accountId: string): void {
   cacheOf(ctx, SUBSCRIBERS).delete(accountId);
@@ -127,39 +103,25 @@ export function forgetSubscribers(ctx: DomainContext, accountId: string): void {
 
 /**
  * Creates one delivery and its first-attempt job for every enabled endpoint of the event's
- * account that subscribes to its type (spec section 6). The webhooks module's fan-out.
+ * account that subscribes to its type (spec section 6). The webhooks module's fan-out. With
+ * seeded chaos on, chaos-deliveries.ts decides on each delivery instead.
  */
 export function fanOutToWebhooks(ctx: DomainContext, event: EmittedEvent): void {
+  const chaos = activeChaos(ctx);
+  if (chaos) return fanOutWithChaos(ctx, chaos, event, subscribersOf(ctx, event.accountId));
   const subscribers = subscribersOf(ctx, event.accountId);
   if (subscribers.length === 0) return;
   const now = ctx.clock.now();
   for (const webhook of subscribers) {
     if (!webhook.events.has(event.type)) continue;
-    const recordedAt = nextListTime(ctx, "deliveries", event.accountId);
-    // Time-ordered, like the event's id: a delivery's row and its attempts' rows append to their indexes.
-    const id = timeOrderedUuid(ctx.ids, recordedAt);
-    const jobId = scheduleJob(ctx, ATTEMPT_JOB, { delivery_id: id }, now, laneOf(webhook.id));
-    insertDelivery(ctx.db, {
-      id,
-      account_id: event.accountId,
-      webhook_id: webhook.id,
-      event_id: event.id,
-      event_type: event.type,
-      status: DELIVERY_TRANSITIONS.created.to,
-      attempt_count: 0,
-      next_attempt_at: now,
-      job_id: jobId,
-      created_at: recordedAt,
-      updated_at: recordedAt,
-    });
-    // Its first attempt may be read before this batch commits: it waits for the commit then.
-    uncommittedDeliveries(ctx).set(id, true);
+    createDelivery(ctx, event, webhook.id, { firstAttemptAt: now, lane: true, chaos: null });
   }
 }
 
 /** Marks an endpoint's pending deliveries `abandoned` and removes their jobs (delete, pause). */
 export function abandonPendingDeliveries(ctx: DomainContext, webhookId: string, at: number): number {
   const pending = listPendingDeliveries(ctx.db, webhookId);
+  forgetHolds(ctx, webhookId);
   for (const delivery of pending) {
     if (delivery.job_id !== null) deleteJob(ctx.db, delivery.job_id);
     applyDeliveryTransition(ctx, delivery, "abandoned", { at });

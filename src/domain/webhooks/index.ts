@@ -4,9 +4,12 @@
  */
 import type { DomainModule } from "../core/index.js";
 import { runDeliveryAttempt } from "./attempt.js";
-import { ATTEMPT_JOB, fanOutToWebhooks } from "./deliveries.js";
+import { RELEASE_JOB, runRelease } from "./chaos-deliveries.js";
+import { fanOutToWebhooks } from "./deliveries.js";
+import { ATTEMPT_JOB } from "./new-delivery.js";
 
-export { USER_AGENT } from "./attempt.js";
+export { CHAOS_HEADER, USER_AGENT } from "./attempt.js";
+export { releaseAllHeld } from "./chaos-deliveries.js";
 export { closeWebhookConnections, DeliveryConnections, deliveryAgentLoaded } from "./connections.js";
 export { DELIVERY_TRANSITIONS, type DeliveryTrigger } from "./delivery-states.js";
 export {
@@ -39,6 +42,6 @@ export { checkDeliveryTarget, checkWebhookUrl, type DeliveryTarget } from "./url
 /** What webhooks plug in: a delivery per subscribed endpoint for every event, and its attempts. */
 export const webhooksModule: DomainModule = {
   name: "webhooks",
-  jobs: { [ATTEMPT_JOB]: runDeliveryAttempt },
+  jobs: { [ATTEMPT_JOB]: runDeliveryAttempt, [RELEASE_JOB]: runRelease },
   fanOuts: [fanOutToWebhooks],
 };

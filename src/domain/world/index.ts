@@ -23,4 +23,5 @@ export {
 } from "./numbers.js";
 export { meetFaults, numberStatus, type FaultOutcome, type RetryableFailure } from "./number-faults.js";
 export { getNumberFaults, setNumberFault } from "./fault-switches.js";
+export { endOutage, startOutage } from "./outages.js";
 export { cooldownMs, WHATSAPP_COOLDOWN } from "./whatsapp-rate-limit.js";

@@ -1,6 +1,7 @@
 import type { AccountTables } from "../accounts/index.js";
 import type { AttachmentTables } from "../attachments/index.js";
 import type { ConversationTables } from "../conversations/index.js";
+import type { ChaosTables } from "../chaos/index.js";
 import type { CoreTables } from "../core/index.js";
 import type { MessageTables } from "../messages/index.js";
 import type { OtpTables } from "../otp/index.js";
@@ -19,4 +20,5 @@ export interface Database
     MessageTables,
     AttachmentTables,
     WebhookTables,
-    OtpTables {}
+    OtpTables,
+    ChaosTables {}

@@ -21,6 +21,7 @@ const DELIVERY_COLUMNS = allColumns<WebhookDeliveriesTable>()([
   "attempt_count",
   "next_attempt_at",
   "job_id",
+  "chaos",
   "created_at",
   "updated_at",
 ]);
@@ -72,6 +73,8 @@ export interface AttemptWork {
   account_id: string;
   webhook_id: string;
   event_id: string;
+  /** The chaos that touched the delivery (its first attempt, or every attempt of a copy). */
+  chaos: DeliveryRow["chaos"];
   url: string;
   secret: string;
   enabled: number;
@@ -90,6 +93,7 @@ const attemptWorkQuery = compileOnce<[string], AttemptWork>((q, arg) =>
       "d.account_id",
       "d.webhook_id",
       "d.event_id",
+      "d.chaos",
       "w.url",
       "w.secret",
       "w.enabled",
@@ -205,4 +209,9 @@ export function listAttempts(db: Db, deliveryIds: readonly string[]): AttemptRow
       .orderBy("delivery_id")
       .orderBy("n"),
   );
+}
+
+/** Records what chaos made of a delivery (a swap that found no partner went as a delay). */
+export function setDeliveryChaos(db: Db, id: string, chaos: DeliveryRow["chaos"]): void {
+  db.run(db.q.updateTable("webhook_deliveries").set({ chaos }).where("id", "=", id));
 }

@@ -19,6 +19,7 @@ export {
   listDeliveryRows,
   listPendingDeliveries,
   saveDeliveryState,
+  setDeliveryChaos,
   type AttemptRow,
   type AttemptWork,
   type DeliveryRow,

@@ -30,6 +30,8 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: number | null;
   /** The scheduler job of the next attempt, removed when the delivery is abandoned. */
   job_id: number | null;
+  /** The seeded chaos that touched it: a copy (`duplicate`), or a first attempt `reordered` or `delayed`; else null. */
+  chaos: "duplicate" | "reordered" | "delayed" | null;
   created_at: number;
   updated_at: number;
 }

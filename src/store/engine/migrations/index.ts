@@ -8,6 +8,7 @@ import * as conversations from "./0006-conversations.js";
 import * as deliveryResends from "./0007-delivery-resends.js";
 import * as attemptSignatures from "./0008-attempt-signatures.js";
 import * as speed from "./0009-speed.js";
+import * as chaos from "./0010-chaos.js";
 
 /** Every migration, in order. Names are sorted by kysely, so keep the numeric prefixes. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   "0007-delivery-resends": deliveryResends,
   "0008-attempt-signatures": attemptSignatures,
   "0009-speed": speed,
+  "0010-chaos": chaos,
 };
 
 /** Brings a database up to the newest schema; throws with kysely's error when a migration fails. */

@@ -1,0 +1,22 @@
+import type { ChaosInput, ChaosLogEntry, ChaosStatus } from "../contract/index.js";
+import type { HttpClient } from "./http.js";
+
+/** Seeded chaos (control API; docs/chaos.md): switch it on and off, read what it decided. */
+export function chaosClient(http: HttpClient) {
+  return {
+    /** Whether chaos is on, with its seed, profile and rates. */
+    status: async () => (await http.request<ChaosStatus>("messaging", "GET", "/sandbox/v1/chaos")).data,
+    /** Switches chaos on with a seed (a string or a whole number) and a profile (`mild` by default). */
+    on: async (input: ChaosInput) =>
+      (await http.request<ChaosStatus>("messaging", "PUT", "/sandbox/v1/chaos", { body: input })).data,
+    /** Switches chaos off; what it held back goes at once. */
+    off: async () => (await http.request<ChaosStatus>("messaging", "DELETE", "/sandbox/v1/chaos")).data,
+    /** The account's chaos decisions after an id (0: from the start), oldest first, a page of at most `limit` (1-100). */
+    log: async (options: { after?: number; limit?: number } = {}) => {
+      const response = await http.request<ChaosLogEntry[]>("messaging", "GET", "/sandbox/v1/chaos/log", {
+        query: { after: options.after, limit: options.limit },
+      });
+      return { data: response.data, hasMore: response.hasMore ?? false };
+    },
+  };
+}
