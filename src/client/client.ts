@@ -7,6 +7,7 @@ import { controlClient } from "./control.js";
 import { messagesClient } from "./messages.js";
 import { numbersClient } from "./numbers.js";
 import { otpClient } from "./otp.js";
+import { settingsClient } from "./settings.js";
 import { webhooksClient } from "./webhooks.js";
 import { contactsClient, simulateClient } from "./world.js";
 
@@ -26,6 +27,7 @@ export function createClient(options: ClientOptions) {
     otp: otpClient(http),
     accounts: accountsClient(http),
     chaos: chaosClient(http),
+    settings: settingsClient(http),
   };
 }
 

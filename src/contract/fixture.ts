@@ -2,9 +2,11 @@ import { z } from "zod";
 import { clip } from "../lib/bounded-input.js";
 import { normalizePhone, parseHandle } from "../lib/handles.js";
 import { keyKind } from "../lib/key-hash.js";
+import { whatsappApi } from "./numbers.js";
+import { settingsPatch } from "./settings.js";
 
 /**
- * The fixture file (SANDBOX.md section 2): what `serve --fixture`, `reset` and accounts on demand
+ * The fixture file (docs/sandbox.md, "Fixtures"): what `serve --fixture`, `reset` and accounts on demand
  * take. Phones are validated and normalized to E.164 here; defaults are filled in.
  */
 
@@ -42,7 +44,7 @@ export const numberSchema = z
     channels: z.array(z.enum(["imessage", "sms", "whatsapp"])).min(1, "must name at least one channel"),
     label: z.string().max(100).default(""),
     // nullish: a parsed fixture (null for numbers without WhatsApp) parses again unchanged.
-    whatsapp_api: z.enum(["linked", "cloud"]).nullish(),
+    whatsapp_api: whatsappApi.nullish(),
   })
   .superRefine((number, ctx) => {
     if (number.whatsapp_api && !number.channels.includes("whatsapp")) {
@@ -91,6 +93,8 @@ export const fixtureSchema = z
     otp: z
       .strictObject({ number: phone, whatsapp_number: phone.nullable().optional() })
       .default({ number: "+14155550190", whatsapp_number: "+14155550189" }),
+    /** The simulated world's settings (latencies, media caps, …), as PATCH /sandbox/v1/settings takes them. */
+    settings: settingsPatch.optional(),
   })
   .superRefine((fixture, ctx) => {
     const unique = (path: (i: number) => (string | number)[], values: (string | undefined)[], what: string) => {

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { channel, timestamp } from "./common.js";
 
+/** How a WhatsApp number is connected: a linked device (groups, may need re-linking) or the WhatsApp Cloud API (no groups). */
+export const whatsappApi = z.enum(["linked", "cloud"]);
+
 /** The Number resource (spec section 2, GET /v1/numbers). */
 export const numberResource = z
   .object({
@@ -10,8 +13,7 @@ export const numberResource = z
     status: z
       .string()
       .meta({ description: "`online`, or the fault the number is in: `offline`, `rate_limited`, `relink_required`" }),
-    whatsapp_api: z
-      .enum(["linked", "cloud"])
+    whatsapp_api: whatsappApi
       .optional()
       .meta({ description: "WhatsApp numbers only: a linked device or the WhatsApp Cloud API" }),
   })

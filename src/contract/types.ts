@@ -54,7 +54,7 @@ export type {
 } from "./otp.js";
 export type { AccountView, ClockView, SettleResult } from "./control.js";
 export type { Fixture, FixtureInput } from "./fixture.js";
-export type { Settings } from "./settings.js";
+export type { Settings, SettingsOverrides, SettingsPatch, SettingsView } from "./settings.js";
 export type { CreateAccountInput } from "./accounts.js";
 export type { ActivityChange, ReactionView } from "./activity.js";
 export type { ChaosInput, ChaosLogEntry, ChaosRates, ChaosStatus } from "./chaos.js";

@@ -4,16 +4,17 @@ import type { CreatedAccount } from "../domain/accounts/index.js";
 import {
   createBus,
   createContext,
-  settingsWith,
+  startSettingsPatch,
   fanOutsOf,
   jobHandlersOf,
   type DomainBus,
   type DomainContext,
   type DomainModule,
-  type Settings,
+  type SettingsOverrides,
 } from "../domain/core/index.js";
 import { chaosBody, type ChaosInput } from "../contract/chaos.js";
 import {
+  applySettings,
   createSandboxControl,
   isSeeded,
   parseFixture,
@@ -63,8 +64,11 @@ export interface SandboxOptions {
   otpPort?: number;
   /** False builds the apps without opening sockets (tests call `app.request`). */
   listen?: boolean;
-  /** Overrides of the simulated world's settings (latencies, caps, strict URLs). */
-  settings?: Partial<Settings>;
+  /**
+   * Settings of the simulated world (latencies, caps, strict URLs) over the fixture's: written to
+   * the database as a PATCH of the settings would be, at every start and after a reset.
+   */
+  settings?: SettingsOverrides;
   /** Seeded chaos from the start (docs/chaos.md); a database whose chaos has this seed and profile keeps its numbering. */
   chaos?: ChaosInput;
   logger?: Logger;
@@ -152,7 +156,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   }
   const allowedHosts = parseAllowedHosts(options.allowedHosts ?? [], "allowedHosts");
   const chaos = options.chaos === undefined ? undefined : parseChaosOption(options.chaos);
-  const settings = settingsWith(options.settings);
+  const startSettings = startSettingsPatch(options.settings);
   const fixture: Fixture =
     typeof options.fixture === "object"
       ? parseFixture(options.fixture, options.fixtureSource ?? "fixture")
@@ -188,14 +192,16 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     bus,
     fanOuts: fanOutsOf(modules),
     ids: options.ids ?? cryptoIds(),
-    settings,
     fetch: options.fetch,
     resolveHost: options.resolveHost ?? resolveWithDns,
     blobs,
   });
   let seeded: CreatedAccount[];
   try {
-    seeded = isSeeded(ctx) ? [] : seedFixture(ctx, fixture);
+    if (isSeeded(ctx)) {
+      seeded = [];
+      if (Object.keys(startSettings).length > 0) ctx.db.transaction(() => applySettings(ctx, startSettings));
+    } else seeded = seedFixture(ctx, fixture, startSettings);
     if (chaos) startChaos(ctx, chaos);
   } catch (error) {
     db.close();
@@ -219,6 +225,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     fixture,
     seeded,
     onReset: () => options.onReset?.(),
+    startSettings,
   });
 
   // --- Hosts ---

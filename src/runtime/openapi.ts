@@ -1,4 +1,4 @@
-import { createContext, createBus, defaultSettings } from "../domain/core/index.js";
+import { createContext, createBus } from "../domain/core/index.js";
 import type { SandboxControl } from "../domain/control/index.js";
 import { cryptoIds } from "../lib/ids.js";
 import { createMessagingApp, createOtpApp } from "../server/hosts.js";
@@ -20,7 +20,6 @@ export async function openApiDocumentOf(host: HostName): Promise<Record<string, 
       db,
       clock,
       ids: cryptoIds(),
-      settings: defaultSettings,
       bus: createBus(),
       resolveHost: async () => [],
     });

@@ -4,7 +4,7 @@ import type { EventPayload, EventType, EventView } from "../contract/events.js";
 import type { ChaosInput } from "../contract/chaos.js";
 import type { AccountView, SettleResult } from "../contract/control.js";
 import { allAccounts } from "../domain/accounts/index.js";
-import type { Settings } from "../contract/settings.js";
+import type { SettingsOverrides } from "../contract/settings.js";
 import type { Fixture } from "../domain/control/index.js";
 import { listEvents, toEventView } from "../domain/core/index.js";
 import { listEventDeliveries } from "../domain/webhooks/index.js";
@@ -32,14 +32,17 @@ export interface StartSandboxOptions {
   /** Ports; default 0 (free ports). */
   port?: number;
   otpPort?: number;
-  /** Simulated-world settings: latencies, media caps, `strictUrls`. */
-  settings?: Partial<Settings>;
   /**
    * Seeded chaos from the start (docs/chaos.md): deliveries sent twice, swapped or held back,
    * sends that meet a number offline or a transient error, lost receipts, at the profile's rates
    * (`mild` by default), decided from `seed` so that the same seed over the same calls replays.
    */
   chaos?: ChaosInput;
+  /**
+   * Simulated-world settings over the fixture's: latencies, media caps, `strictUrls`, … (change
+   * them later with `settings.update()`).
+   */
+  settings?: SettingsOverrides;
 }
 
 /** What `waitForEvent` matches: payload fields that must be equal, or a predicate. */
@@ -77,6 +80,11 @@ export interface StartedSandbox {
   contacts: MsgctlClient["contacts"];
   /** Seeded chaos: `status()`, `on({ seed, profile })`, `off()`, and `log()` of what it decided. */
   chaos: MsgctlClient["chaos"];
+  /**
+   * The simulated world's settings: `get()` every one, `update({ send_latency_ms: 1000 })` any
+   * subset (snake_case, as the control API and the fixture name them).
+   */
+  settings: MsgctlClient["settings"];
   /**
    * The OTP service with the first account's OTP key: `create`, `get`, `consume`, and the
    * user's side, `text(id)` (the right code by default, or `{ wrong: true }`, `{ from }`, …).
@@ -190,6 +198,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     simulate: client.simulate,
     contacts: client.contacts,
     chaos: client.chaos,
+    settings: client.settings,
     otp: client.otp,
     clock: {
       mode: sandbox.ctx.clock.mode,

@@ -16,6 +16,7 @@ import { controlActivityRoutes } from "./routes/control-activity.js";
 import { controlOtpRoutes } from "./routes/control-otp.js";
 import { controlOtpChallengeRoutes } from "./routes/control-otp-challenges.js";
 import { controlResetRoutes } from "./routes/control-reset.js";
+import { controlSettingsRoutes } from "./routes/control-settings.js";
 import { controlSettleRoutes } from "./routes/control-settle.js";
 import { controlSimulateRoutes } from "./routes/control-simulate.js";
 import { controlWorldRoutes } from "./routes/control-world.js";
@@ -33,6 +34,7 @@ const controlRoutes: Route[] = [
   ...controlResetRoutes,
   ...controlAccountRoutes,
   ...controlEventRoutes,
+  ...controlSettingsRoutes,
 ];
 
 /** Every route of the messaging host: spec 4.1-4.5 under /v1, the control API, health. */

@@ -108,6 +108,26 @@ describe("fixture file (SANDBOX.md section 2)", () => {
       ],
       ["invalid OTP number", (f) => (f.otp.number = "12"), /otp\.number: "12" is not a valid phone number/],
       [
+        "a setting out of range",
+        (f) => (f.settings = { send_latency_ms: -1 }),
+        /^my\.json: settings\.send_latency_ms: must be at least 0$/,
+      ],
+      [
+        "a setting of the wrong type",
+        (f) => (f.settings = { strict_urls: "yes" }),
+        /^my\.json: settings\.strict_urls: must be a boolean, not a string$/,
+      ],
+      [
+        "a nested setting out of range",
+        (f) => (f.settings = { media_cap_bytes: { sms: 0 } }),
+        /^my\.json: settings\.media_cap_bytes\.sms: must be at least 1$/,
+      ],
+      [
+        "an unknown setting (a typo)",
+        (f) => (f.settings = { sendLatencyMs: 5 }),
+        /^my\.json: settings: Unrecognized key: "sendLatencyMs"$/,
+      ],
+      [
         "an account's number as the OTP number",
         (f) => (f.otp.number = f.accounts[0].numbers[0].handle),
         /otp\.number: "\+14155550101" is a number of account "Acme" too/,

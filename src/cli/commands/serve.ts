@@ -172,7 +172,8 @@ async function serveUntilStopped(options: ServeOptions, out: Output, stop: StopR
       allowedHosts: splitHostList(options.allowedHosts ?? ""),
       port: options.port,
       otpPort: options.otpPort,
-      settings: { strictUrls: options.strictUrls === true },
+      // Written to the database's settings: a later start without the flag keeps it (settings set strict_urls false).
+      settings: options.strictUrls ? { strictUrls: true } : undefined,
       logger: log?.logger,
       onReset: () => onReset(),
     });

@@ -32,7 +32,10 @@ export function registerSandboxCommands(program: Command): void {
         .choices(CLOCK_MODES)
         .default(DEFAULT_CLOCK),
     )
-    .option("--strict-urls", "webhook URLs follow spec 4.4 to the letter (loopback rejected too)")
+    .option(
+      "--strict-urls",
+      "webhook URLs follow spec 4.4 to the letter (loopback rejected too); kept in the database's settings (`msgctl settings set strict_urls false` undoes it)",
+    )
     .option("--no-state-file", "do not write <state-dir>/sandbox.json")
     .option("--quiet", "print only the ready line or banner, no logs")
     .option("--log-file <path>", "write log records to this file (folders made) instead of stdout")

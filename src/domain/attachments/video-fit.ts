@@ -11,26 +11,35 @@ export type VideoFit =
   | { kind: "too_large"; smallestBytes: number }
   | { kind: "failed"; error: string };
 
-let onPath: string | null | undefined;
+/** Commands looked up on PATH so far, by name: the file found, or null. */
+const onPath = new Map<string, string | null>();
 
-/** ffmpeg on PATH, looked up once. */
-function ffmpegOnPath(): string | null {
-  if (onPath === undefined) {
-    onPath = null;
+/** The file `name` runs from on PATH (as a shell would find it), looked up once; null when there is none. */
+function lookUpOnPath(name: string): string | null {
+  let found = onPath.get(name);
+  if (found === undefined) {
+    found = null;
+    const file = process.platform === "win32" && !/\.exe$/i.test(name) ? `${name}.exe` : name;
     for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-      const candidate = join(dir, process.platform === "win32" ? "ffmpeg.exe" : "ffmpeg");
+      const candidate = join(dir, file);
       if (dir && existsSync(candidate)) {
-        onPath = candidate;
+        found = candidate;
         break;
       }
     }
+    onPath.set(name, found);
   }
-  return onPath;
+  return found;
 }
 
-/** The ffmpeg to use: the setting (null: none), else the one on PATH. */
+/**
+ * The ffmpeg to use: the setting's path, or its command name looked up on PATH (none there: null,
+ * the transcode is simulated); null when the setting says never to run one.
+ */
 export function ffmpegFor(ctx: DomainContext): string | null {
-  return ctx.settings.ffmpegPath === undefined ? ffmpegOnPath() : ctx.settings.ffmpegPath;
+  const setting = ctx.settings.ffmpegPath;
+  if (setting === null) return null;
+  return /[\\/]/.test(setting) ? setting : lookUpOnPath(setting);
 }
 
 function run(ffmpeg: string, args: string[]): Promise<string | undefined> {

@@ -1,5 +1,6 @@
 import type { Fixture } from "../../contract/fixture.js";
 import type { AccountView } from "../../contract/control.js";
+import type { SettingsPatch } from "../../contract/settings.js";
 import { invalidRequest, invalidState } from "../../lib/app-error.js";
 import { MAX_CLOCK_MS } from "../../lib/bounded-input.js";
 import { isoTime, type ClockMode } from "../../lib/clock.js";
@@ -47,6 +48,8 @@ export interface SandboxControlOptions {
   seeded: CreatedAccount[];
   /** Told after a reset re-seeded the accounts (serve rewrites its state file). */
   onReset?: (seeded: SeededAccount[]) => void;
+  /** The settings the sandbox was started with (`startSandbox({ settings })`, `--strict-urls`): a reset keeps them over the fixture's. */
+  startSettings?: SettingsPatch;
 }
 
 /** The clock and reset controls of one sandbox. */
@@ -86,7 +89,7 @@ export function createSandboxControl(options: SandboxControlOptions): SandboxCon
           // The attachments' bytes go with their rows.
           await ctx.blobs.clear();
           seededFrom = next ?? fixture;
-          seeded = seedFixture(ctx, seededFrom);
+          seeded = seedFixture(ctx, seededFrom, options.startSettings);
           options.onReset?.(seeded);
           return seeded;
         },

@@ -1,4 +1,4 @@
-/** The control API's rules: fixtures and their seeding, the clock and reset. */
+/** The control API's rules: fixtures and their seeding, the clock and reset, the settings. */
 export {
   createSandboxControl,
   type JobRunner,
@@ -9,3 +9,4 @@ export { parseFixture, parseFixtureText, type Fixture, type FixtureAccount } fro
 export { isSeeded, seedFixture, type SeededAccount } from "./seed.js";
 export { DEFAULT_SETTLE_TIMEOUT_MS, MAX_SETTLE_TIMEOUT_MS, type Settled } from "./settle.js";
 export { chaosStatus, startChaos, stopChaos } from "./chaos.js";
+export { applySettings, getSettings, updateSettings } from "./settings.js";

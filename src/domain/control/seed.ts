@@ -1,9 +1,11 @@
 import type { Fixture } from "../../contract/fixture.js";
+import type { SettingsPatch } from "../../contract/settings.js";
 import { readMeta, writeMeta } from "../../store/core/index.js";
 import { createAccount, type CreatedAccount } from "../accounts/index.js";
 import type { DomainContext } from "../core/index.js";
 import { saveOtpNumbers } from "../otp/index.js";
 import { setContactProfile } from "../world/index.js";
+import { applySettings } from "./settings.js";
 
 /** An account as seeded, with its keys in clear: the only moment they are known. */
 export type SeededAccount = CreatedAccount;
@@ -13,8 +15,11 @@ export function isSeeded(ctx: DomainContext): boolean {
   return readMeta(ctx.db, "seeded_at") !== undefined;
 }
 
-/** Seeds an empty database from a validated fixture, in one transaction. */
-export function seedFixture(ctx: DomainContext, fixture: Fixture): SeededAccount[] {
+/**
+ * Seeds an empty database from a validated fixture, in one transaction; `settings` (the start
+ * options') go over the fixture's.
+ */
+export function seedFixture(ctx: DomainContext, fixture: Fixture, settings: SettingsPatch = {}): SeededAccount[] {
   return ctx.db.transaction(() => {
     const seeded = fixture.accounts.map((account, position) => createAccount(ctx, account, position));
     for (const contact of fixture.contacts) {
@@ -25,6 +30,8 @@ export function seedFixture(ctx: DomainContext, fixture: Fixture): SeededAccount
       setContactProfile(ctx, handle, defined);
     }
     saveOtpNumbers(ctx, fixture.otp);
+    applySettings(ctx, fixture.settings ?? {});
+    applySettings(ctx, settings);
     writeMeta(ctx.db, "seeded_at", String(ctx.clock.now()));
     return seeded;
   });

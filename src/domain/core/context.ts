@@ -4,7 +4,7 @@ import { createMemoryBlobStore, type BlobStore } from "../../store/attachments/i
 import type { Db } from "../../store/engine/index.js";
 import { createBus, type DomainBus } from "./bus.js";
 import type { EmittedEvent } from "./events.js";
-import type { Settings } from "./settings.js";
+import { readSettingsPatch, settingsFrom, type Settings } from "./settings.js";
 
 /** Work done inside the emitting transaction for every event: webhook fan-out is one. */
 export type EventFanOut = (ctx: DomainContext, event: EmittedEvent) => void;
@@ -16,6 +16,10 @@ export interface DomainContext {
   /** Real wall-clock time, for the few things that follow it in manual mode too (signature `t`). */
   readonly wallNow: () => number;
   readonly ids: IdSource;
+  /**
+   * The settings in force: read from the database once and kept until changed, or until a reset or
+   * a restore replaced the database (they empty the caches).
+   */
   readonly settings: Settings;
   /** Where committed events, jobs and delivery attempts are announced to live listeners. */
   readonly bus: DomainBus;
@@ -44,7 +48,6 @@ export interface ContextOptions {
   db: Db;
   clock: Clock;
   ids: IdSource;
-  settings: Settings;
   resolveHost: (host: string) => Promise<string[]>;
   bus?: DomainBus;
   fanOuts?: readonly EventFanOut[];
@@ -56,30 +59,51 @@ export interface ContextOptions {
 /** Builds the domain context over an open database and a clock. */
 export function createContext(options: ContextOptions): DomainContext {
   const { db, clock } = options;
+  const caches = new Map<string, Map<unknown, unknown>>();
   return {
     db,
     clock,
     wallNow: options.wallNow ?? Date.now,
     ids: options.ids,
-    settings: options.settings,
+    get settings() {
+      const cache = cacheIn<typeof SETTINGS_CACHE, Settings>(caches, SETTINGS_CACHE);
+      let settings = cache.get(SETTINGS_CACHE);
+      if (!settings) {
+        settings = Object.freeze(settingsFrom(readSettingsPatch(db)));
+        cache.set(SETTINGS_CACHE, settings);
+      }
+      return settings;
+    },
     bus: options.bus ?? createBus(),
     fanOuts: options.fanOuts ?? [],
     fetch: options.fetch,
     resolveHost: options.resolveHost,
-    caches: new Map(),
+    caches,
     blobs: options.blobs ?? createMemoryBlobStore(),
     urls: { messaging: "http://messaging.invalid", otp: "http://otp.invalid" },
   };
 }
 
-/** A named cache that `resetCaches` empties (e.g. the key → account cache). */
-export function cacheOf<K, V>(ctx: DomainContext, name: string): Map<K, V> {
-  let cache = ctx.caches.get(name);
+/** The cache holding the settings in force (`forgetSettings` empties it). */
+const SETTINGS_CACHE = "settings";
+
+function cacheIn<K, V>(caches: Map<string, Map<unknown, unknown>>, name: string): Map<K, V> {
+  let cache = caches.get(name);
   if (!cache) {
     cache = new Map();
-    ctx.caches.set(name, cache);
+    caches.set(name, cache);
   }
   return cache as Map<K, V>;
+}
+
+/** A named cache that `resetCaches` empties (e.g. the key → account cache). */
+export function cacheOf<K, V>(ctx: DomainContext, name: string): Map<K, V> {
+  return cacheIn(ctx.caches, name);
+}
+
+/** Makes the next read of `ctx.settings` read the database again (after the settings were written). */
+export function forgetSettings(ctx: DomainContext): void {
+  ctx.caches.get(SETTINGS_CACHE)?.clear();
 }
 
 /** Empties every cache (after a reset). */

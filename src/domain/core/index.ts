@@ -6,6 +6,7 @@
 export {
   cacheOf,
   createContext,
+  forgetSettings,
   resetCaches,
   type ContextOptions,
   type DomainContext,
@@ -38,4 +39,15 @@ export {
 } from "./jobs.js";
 export { nextListTime, type PagedList } from "./list-time.js";
 export { fanOutsOf, jobHandlersOf, type BoundJobHandler, type DomainModule } from "./module.js";
-export { defaultSettings, settingsWith, type Settings } from "./settings.js";
+export {
+  defaultSettings,
+  mergeSettingsPatches,
+  readSettingsPatch,
+  SETTINGS_META_KEY,
+  settingsFrom,
+  settingsViewOf,
+  settingsWith,
+  startSettingsPatch,
+  type Settings,
+  type SettingsOverrides,
+} from "./settings.js";
