@@ -28,3 +28,6 @@ export const SHELLS = ["bash", "fish", "powershell"] as const;
 
 /** The two hosts, as `openapi --host` names them. */
 export const HOSTS = ["messaging", "otp"] as const;
+
+/** `accounts create --whatsapp`: how the account's WhatsApp number is connected. */
+export const WHATSAPP_APIS = ["linked", "cloud"] as const;

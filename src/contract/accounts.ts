@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { accountName, messagingKey, numberSchema, otpKey } from "./fixture.js";
+import { whatsappApi } from "./numbers.js";
 
 /**
  * POST /sandbox/v1/accounts: an account of the fixture's shape, every field optional. Numbers
- * left out come from the documented pool (docs/control-api.md), `number_count` of them.
+ * left out come from the documented pool (docs/control-api.md): `number_count` of them for iMessage
+ * and SMS, and one WhatsApp number of the kind `whatsapp` names.
  */
 export const createAccountBody = z
   .strictObject({
@@ -30,11 +32,19 @@ export const createAccountBody = z
       .max(20)
       .optional()
       .meta({ description: "how many pool numbers (iMessage and SMS) when numbers is left out; default 1" }),
+    whatsapp: whatsappApi.optional().meta({
+      description:
+        "one more pool number, for WhatsApp only, of this kind: linked (a linked device: groups, may need re-linking) or cloud (the WhatsApp Cloud API: no groups); when numbers is left out",
+    }),
   })
   // Both given, one would be ignored without a word.
   .refine((body) => body.numbers === undefined || body.number_count === undefined, {
     path: ["number_count"],
     message: "give numbers or number_count, not both",
+  })
+  .refine((body) => body.numbers === undefined || body.whatsapp === undefined, {
+    path: ["whatsapp"],
+    message: "give numbers or whatsapp, not both (list the WhatsApp number among numbers, with its whatsapp_api)",
   })
   .optional();
 /** The body of an account created on demand, as a client sends it. */

@@ -75,6 +75,11 @@ describe("POST /sandbox/v1/accounts", () => {
     [{ api_key: "otp_live_wrong_kind_00000000" }, "api_key"],
     [{ numbers: [{ handle: "+15550000000", channels: ["sms"] }] }, "numbers.0.handle"],
     [{ unknown: true }, "unknown"],
+    [{ whatsapp: "business" }, 'whatsapp: must be one of "linked", "cloud"'],
+    [
+      { numbers: [{ handle: "+14155550177", channels: ["sms"] }], whatsapp: "cloud" },
+      "whatsapp: give numbers or whatsapp, not both",
+    ],
     ["not an object", "body"],
   ])("refuses %j with 400 invalid_request naming the field, and makes nothing", async (body, message) => {
     const before = (await t.api("GET", "/sandbox/v1/accounts")).body.data.length;
@@ -83,6 +88,49 @@ describe("POST /sandbox/v1/accounts", () => {
     expect(res.body.error).toBe("invalid_request");
     expect(res.body.message).toContain(message);
     expect((await t.api("GET", "/sandbox/v1/accounts")).body.data.length).toBe(before);
+  });
+});
+
+describe("POST /sandbox/v1/accounts with whatsapp: cloud | linked", () => {
+  const t = useSandbox();
+  resetBeforeEach(t);
+
+  it("adds one WhatsApp number of that kind after the number_count iMessage and SMS numbers", async () => {
+    const account = await create(t, { number_count: 2, whatsapp: "cloud" });
+    expect(account.numbers).toEqual([
+      { handle: "+16285550100", channels: ["imessage", "sms"], label: "pool 1", status: "online" },
+      { handle: "+16285550101", channels: ["imessage", "sms"], label: "pool 2", status: "online" },
+      {
+        handle: "+16285550102",
+        channels: ["whatsapp"],
+        label: "pool whatsapp",
+        status: "online",
+        whatsapp_api: "cloud",
+      },
+    ]);
+    const numbers = await t.api("GET", "/v1/numbers", { key: account.api_key });
+    expect(numbers.body.data[2]).toMatchObject({ handle: "+16285550102", whatsapp_api: "cloud" });
+  });
+
+  it("the number sends on WhatsApp, and is the kind asked for: a cloud number has no linked session to lose", async () => {
+    const cloud = await create(t, { whatsapp: "cloud" });
+    const linked = await create(t, { whatsapp: "linked" });
+    const whatsappOf = (account: typeof cloud) => account.numbers.find((n) => n.channels.includes("whatsapp"))!.handle;
+    const sent = await t.api("POST", "/v1/messages", {
+      key: cloud.api_key,
+      body: { from_handle: whatsappOf(cloud), to: "+14155550191", text: "hola", channel: "whatsapp" },
+    });
+    expect(sent.status).toBe(202);
+    await t.advance(1_000);
+    const after = await t.api("GET", `/v1/messages/${sent.body.data.id}`, { key: cloud.api_key });
+    expect(after.body.data).toMatchObject({ channel: "whatsapp", status: "delivered" });
+    const relink = (account: typeof cloud) =>
+      t.api("POST", `/sandbox/v1/numbers/${encodeURIComponent(whatsappOf(account))}/faults`, {
+        key: account.api_key,
+        body: { fault: "relink-required" },
+      });
+    expect((await relink(cloud)).status).toBe(400);
+    expect((await relink(linked)).status).toBe(200);
   });
 });
 

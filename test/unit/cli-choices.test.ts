@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as choices from "../../src/cli/choices.js";
-import { channel, contactTraits, FAULT_NAMES, sendMessageBody } from "../../src/contract/index.js";
+import { channel, contactTraits, FAULT_NAMES, sendMessageBody, whatsappApi } from "../../src/contract/index.js";
 
 /**
  * The CLI names its flags' values in plain lists (no zod at start-up): each must be the
@@ -12,6 +12,7 @@ describe("the CLI's choices are the contract's values", () => {
     ["PLATFORMS", choices.PLATFORMS, contactTraits.shape.platform.options],
     ["MEDIA_QUALITIES", choices.MEDIA_QUALITIES, sendMessageBody.shape.media_quality.unwrap().unwrap().options],
     ["FAULT_NAMES", choices.FAULT_NAMES, FAULT_NAMES],
+    ["WHATSAPP_APIS", choices.WHATSAPP_APIS, whatsappApi.options],
   ])("%s", (_name, cli, contract) => {
     expect([...cli]).toEqual([...contract]);
   });

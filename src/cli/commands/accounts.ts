@@ -24,14 +24,18 @@ async function changeStateAccounts(
   return written ? stateFilePath(stateDir) : undefined;
 }
 
-/** `msgctl accounts create [--name N] [--numbers K]`: a fresh account; its keys are shown this once. */
+/** `msgctl accounts create [--name N] [--numbers K] [--whatsapp linked|cloud]`: a fresh account; its keys are shown this once. */
 export async function accountsCreate(
-  options: ConnectionFlags & { name?: string; numbers?: number },
+  options: ConnectionFlags & { name?: string; numbers?: number; whatsapp?: "linked" | "cloud" },
   out: Output,
 ): Promise<NewAccount> {
   if (options.numbers !== undefined && (options.numbers < 1 || options.numbers > 20))
     throw new UsageError("--numbers must be from 1 to 20");
-  const account = await connect(options).accounts.create({ name: options.name, number_count: options.numbers });
+  const account = await connect(options).accounts.create({
+    name: options.name,
+    number_count: options.numbers,
+    whatsapp: options.whatsapp,
+  });
   const { name, api_key, otp_api_key, numbers } = account;
   const remembered = await changeStateAccounts(options, (accounts) => [
     ...accounts.filter((a) => a.name !== name),
@@ -42,7 +46,10 @@ export async function accountsCreate(
     ...details(out.color, [
       ["api_key", a.api_key],
       ["otp_api_key", a.otp_api_key],
-      ["numbers", a.numbers.map((n) => n.handle).join(", ")],
+      [
+        "numbers",
+        a.numbers.map((n) => (n.whatsapp_api ? `${n.handle} (whatsapp ${n.whatsapp_api})` : n.handle)).join(", "),
+      ],
     ]),
     out.color.dim(
       remembered

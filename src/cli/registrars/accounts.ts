@@ -1,5 +1,6 @@
-import type { Command } from "@commander-js/extra-typings";
+import { Option, type Command } from "@commander-js/extra-typings";
 import { action } from "../action.js";
+import { WHATSAPP_APIS } from "../choices.js";
 import { DEFAULT_ACCOUNT_NUMBERS } from "../defaults.js";
 import { wholeNumber } from "../flag-parsers.js";
 
@@ -19,6 +20,12 @@ export function registerAccountCommands(program: Command): void {
     .description("make a fresh account with its own keys and pool numbers (keys shown once)")
     .option("--name <name>", "account name (default: account-<n>)")
     .option("--numbers <count>", "how many pool numbers (1-20)", wholeNumber, DEFAULT_ACCOUNT_NUMBERS)
+    .addOption(
+      new Option(
+        "--whatsapp <kind>",
+        "one more pool number, for WhatsApp: linked (a linked device: groups, may need re-linking) or cloud (the WhatsApp Cloud API: no groups)",
+      ).choices(WHATSAPP_APIS),
+    )
     .action(action(commands, "accountsCreate"));
   accounts.command("list").description("every account with its numbers").action(action(commands, "accountsList"));
   accounts

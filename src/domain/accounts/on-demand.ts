@@ -15,7 +15,7 @@ import { resetCaches, type DomainContext } from "../core/index.js";
 import { createAccount, type CreatedAccount } from "./accounts.js";
 
 /**
- * Accounts on demand (SANDBOX.md section 6, `accounts create|list|delete`): test suites whose
+ * Accounts on demand (`accounts create|list|delete`): test suites whose
  * parallel workers share one sandbox each make an isolated account. What stays shared: the clock,
  * the contacts of the simulated world, and OTP limits per phone across accounts.
  */
@@ -40,6 +40,25 @@ function poolNumbers(ctx: DomainContext, count: number): string[] {
   return free;
 }
 
+/** `count` iMessage and SMS numbers from the pool, then one WhatsApp number of the kind asked for. */
+function poolAccountNumbers(
+  ctx: DomainContext,
+  count: number,
+  whatsapp: "linked" | "cloud" | undefined,
+): FixtureAccount["numbers"] {
+  const handles = poolNumbers(ctx, count + (whatsapp ? 1 : 0));
+  const numbers: FixtureAccount["numbers"] = handles.slice(0, count).map((handle, i) => ({
+    handle,
+    channels: ["imessage", "sms"],
+    label: `pool ${i + 1}`,
+    whatsapp_api: null,
+  }));
+  const whatsappHandle = handles[count];
+  if (whatsapp && whatsappHandle)
+    numbers.push({ handle: whatsappHandle, channels: ["whatsapp"], label: `pool whatsapp`, whatsapp_api: whatsapp });
+  return numbers;
+}
+
 /** POST /sandbox/v1/accounts: a fresh account with its keys, shown once (201). */
 export function createAccountOnDemand(ctx: DomainContext, input: unknown): CreatedAccount {
   const body = parseInput(createAccountBody, input) ?? { otp_suspended: false };
@@ -54,14 +73,8 @@ export function createAccountOnDemand(ctx: DomainContext, input: unknown): Creat
       if (key !== undefined && findKeyByHash(ctx.db, hashKey(key)))
         throw invalidRequest(`${field}: that key belongs to another account`);
     }
-    const numbers =
-      body.numbers ??
-      poolNumbers(ctx, body.number_count ?? 1).map((handle, i) => ({
-        handle,
-        channels: ["imessage" as const, "sms" as const],
-        label: `pool ${i + 1}`,
-        whatsapp_api: null,
-      }));
+    const numbers: FixtureAccount["numbers"] =
+      body.numbers ?? poolAccountNumbers(ctx, body.number_count ?? 1, body.whatsapp);
     for (const [i, number] of numbers.entries()) {
       if (findNumber(ctx.db, number.handle))
         throw invalidRequest(`numbers[${i}].handle: ${number.handle} belongs to another account`);
