@@ -8,6 +8,7 @@ import { registerContactCommands } from "./registrars/contacts.js";
 import { registerMessageCommands } from "./registrars/messages.js";
 import { registerOtpCommands } from "./registrars/otp.js";
 import { registerSandboxCommands } from "./registrars/sandbox.js";
+import { registerSettingsCommands } from "./registrars/settings.js";
 import { registerSimulateCommands } from "./registrars/simulate.js";
 import { registerToolCommands } from "./registrars/tools.js";
 import { registerWaitCommands } from "./registrars/wait.js";
@@ -45,6 +46,7 @@ export function createProgram(version: string) {
 
   registerSandboxCommands(program);
   registerClockCommands(program);
+  registerSettingsCommands(program);
   registerAccountCommands(program);
   registerToolCommands(program);
   registerMessageCommands(program);
