@@ -27,6 +27,7 @@ export const controlSettingsRoutes: Route[] = [
       description:
         "Any subset; media_cap_bytes merges with the caps in force. Work scheduled afterwards follows the new values; jobs already scheduled keep their times. A bad key or value is 400 invalid_request naming it, and nothing changes.",
       body: settingsPatch,
+      bodyOptional: true,
       responses: { 200: { description: "every setting, after the change", schema: settingsView } },
     },
     async handler({ ctx, json }) {
