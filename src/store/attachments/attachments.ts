@@ -77,3 +77,15 @@ export function completeUpload(db: Db, id: string, changes: AttachmentChanges): 
       .changes === 1
   );
 }
+
+/** The hashes of every blob an attachment row names (its upload, its delivered copy): the bytes a snapshot keeps. */
+export function listBlobHashes(db: Db): string[] {
+  const rows = db.all(
+    db.q
+      .selectFrom("attachments")
+      .select("blob as hash")
+      .where("blob", "is not", null)
+      .union(db.q.selectFrom("attachments").select("delivered_blob as hash").where("delivered_blob", "is not", null)),
+  );
+  return rows.map((row) => row.hash as string);
+}

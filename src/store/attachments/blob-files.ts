@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream, existsSync, mkdirSync, type WriteStream } from "node:fs";
-import { readdir, rename, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { BlobStore } from "./blob-store.js";
@@ -107,6 +107,15 @@ export function openFileBlobStore(root: string): BlobStore {
       return hash;
     },
     has: (hash) => existsSync(pathOf(hash)),
+    bytes: (hash) => readFile(pathOf(hash)),
+    async prune(keep) {
+      for (const entry of await readdir(root)) {
+        if (!/^[0-9a-f]{2}$/.test(entry)) continue;
+        for (const hash of await readdir(join(root, entry))) {
+          if (!keep.has(hash)) await rm(join(root, entry, hash), { force: true });
+        }
+      }
+    },
     read: (hash, range) => createReadStream(pathOf(hash), range ? { start: range.start, end: range.end } : {}),
     withLocalFile: (hash, fn) => fn(pathOf(hash)),
     scratchPath: (extension) => tempPath(extension),

@@ -25,6 +25,10 @@ export interface BlobStore {
   has(hash: string): boolean;
   /** Reads bytes `start`..`end` (inclusive; the whole blob by default). */
   read(hash: string, range?: { start: number; end: number }): Readable;
+  /** The whole blob in memory (a snapshot's save). */
+  bytes(hash: string): Promise<Buffer>;
+  /** Removes every blob not in `keep` (a restore: the bytes of attachments it undid). */
+  prune(keep: ReadonlySet<string>): Promise<void>;
   /** Runs `fn` with a local file holding the blob (a temporary copy for the memory store). */
   withLocalFile<T>(hash: string, fn: (path: string) => Promise<T>): Promise<T>;
   /** A fresh path in a scratch folder, for tools that write files (ffmpeg); the caller removes it. */
@@ -106,6 +110,10 @@ export function createMemoryBlobStore(): BlobStore {
       return hash;
     },
     has: (hash) => blobs.has(hash),
+    bytes: async (hash) => bytesOf(hash),
+    async prune(keep) {
+      for (const hash of blobs.keys()) if (!keep.has(hash)) blobs.delete(hash);
+    },
     read(hash, range) {
       const bytes = bytesOf(hash);
       return Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]);

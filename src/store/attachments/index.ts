@@ -6,6 +6,7 @@ export {
   findAccountAttachments,
   findAttachmentById,
   insertAttachments,
+  listBlobHashes,
   listAttachmentsOfMessage,
   updateAttachment,
   type AttachmentRow,

@@ -8,6 +8,7 @@ import { maintenance } from "./maintenance.js";
 import { queryRunner } from "./queries.js";
 import type { Database } from "./schema.js";
 import { savepointTransactions } from "./transactions.js";
+import { wholeDatabase } from "./whole-database.js";
 
 /**
  * The `Db` of an open connection, put together from its parts. Each method is the part's own
@@ -24,6 +25,7 @@ export function createDb(
   const { all, first, run } = queryRunner(raw, listeners.wrote);
   const { wipe, tablesWithColumn, deleteWhere } = maintenance(raw, listeners.wrote);
   const { committed, urgentCommitted, afterCommit, deferSignals } = batch;
+  const { copyTo, replaceFrom } = wholeDatabase(raw, batch, listeners.wrote);
   return {
     q,
     inMemory,
@@ -41,6 +43,8 @@ export function createDb(
     deferSignals,
     onCommit: listeners.onCommit,
     wipe,
+    copyTo,
+    replaceFrom,
     tablesWithColumn,
     deleteWhere,
     close() {

@@ -63,6 +63,17 @@ export interface Db {
   onCommit(listener: () => void): () => void;
   /** Empties every table but the migration bookkeeping and the clock, in one transaction. */
   wipe(): void;
+  /**
+   * Writes a consistent copy of the whole database to a new file at `path` (a snapshot's save),
+   * after committing the open batch.
+   */
+  copyTo(path: string): void;
+  /**
+   * Replaces every table but the migration bookkeeping and the clock with those of the database
+   * file at `path` (a snapshot's restore), in one transaction, after committing the open batch.
+   * Its schema must be this one's. Prepared statements stay valid.
+   */
+  replaceFrom(path: string): void;
   /** The tables that have a column of this name. */
   tablesWithColumn(column: string): string[];
   /** Deletes the rows of `table` whose `column` equals `value` (tables named by the schema, not by input). */

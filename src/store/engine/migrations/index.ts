@@ -24,6 +24,9 @@ const migrations: Record<string, Migration> = {
   "0010-chaos": chaos,
 };
 
+/** The names of every migration this msgctl knows, in order (a snapshot's schema is checked against them). */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations);
+
 /** Brings a database up to the newest schema; throws with kysely's error when a migration fails. */
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   // Concepts landed on their own branches: a database made while one migration existed and not an
