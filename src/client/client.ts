@@ -8,6 +8,7 @@ import { messagesClient } from "./messages.js";
 import { numbersClient } from "./numbers.js";
 import { otpClient } from "./otp.js";
 import { settingsClient } from "./settings.js";
+import { snapshotsClient } from "./snapshots.js";
 import { webhooksClient } from "./webhooks.js";
 import { contactsClient, simulateClient } from "./world.js";
 
@@ -28,6 +29,7 @@ export function createClient(options: ClientOptions) {
     accounts: accountsClient(http),
     chaos: chaosClient(http),
     settings: settingsClient(http),
+    snapshots: snapshotsClient(http),
   };
 }
 

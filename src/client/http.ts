@@ -158,6 +158,7 @@ export class HttpClient {
         options.body instanceof FormData ||
         typeof options.body === "string" ||
         options.body instanceof Uint8Array ||
+        (typeof Blob !== "undefined" && options.body instanceof Blob) ||
         options.body instanceof ReadableStream
       ) {
         body = options.body as BodyInit;

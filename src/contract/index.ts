@@ -19,3 +19,4 @@ export * from "./settings.js";
 export * from "./accounts.js";
 export * from "./activity.js";
 export * from "./chaos.js";
+export * from "./snapshots.js";

@@ -59,3 +59,4 @@ export type { CreateAccountInput } from "./accounts.js";
 export type { ActivityChange, ReactionView } from "./activity.js";
 export type { ChaosInput, ChaosLogEntry, ChaosRates, ChaosStatus } from "./chaos.js";
 export type { ChaosKind, ChaosProfileName, DeliveryChaosKind } from "./chaos-names.js";
+export type { DeletedSnapshot, RestoredNotice, RestoredSnapshot, SnapshotView } from "./snapshots.js";

@@ -1,4 +1,5 @@
 import { lookup } from "node:dns/promises";
+import { dirname, join, resolve } from "node:path";
 import type { AccountView } from "../contract/control.js";
 import type { CreatedAccount } from "../domain/accounts/index.js";
 import {
@@ -36,6 +37,8 @@ import { createMessagingApp, createOtpApp, type HostApp } from "../server/hosts.
 import { serveApp, type ListeningHost } from "../server/listen.js";
 import { openBlobStore } from "../store/attachments/index.js";
 import { lockDatabaseFile, openDatabase, type DatabaseLock, type Db } from "../store/engine/index.js";
+import { SnapshotFileProblem } from "../store/snapshots/index.js";
+import { openSnapshotStore } from "../store/snapshots/open-store.js";
 import { loadDefaultFixture, loadFixtureFile } from "./fixture-source.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { MODULES } from "./modules.js";
@@ -72,8 +75,15 @@ export interface SandboxOptions {
   /** Seeded chaos from the start (docs/chaos.md); a database whose chaos has this seed and profile keeps its numbering. */
   chaos?: ChaosInput;
   logger?: Logger;
-  /** Called after a reset re-seeded the accounts (serve rewrites its state file). */
+  /** Called after a reset or a restore replaced the accounts (serve rewrites its state file). */
   onReset?: () => void;
+  /**
+   * The folder of a database file's snapshots (default: `snapshots/` beside the file); a
+   * `:memory:` sandbox keeps its snapshots in memory.
+   */
+  snapshots?: string;
+  /** An exported snapshot file to start from instead of seeding (the fixture is then not used). */
+  restore?: string;
   ids?: IdSource;
   /** The concepts wired in (default: every module of runtime/modules.ts); tests add their own. */
   modules?: readonly DomainModule[];
@@ -158,11 +168,13 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   const chaos = options.chaos === undefined ? undefined : parseChaosOption(options.chaos);
   const startSettings = startSettingsPatch(options.settings);
   const fixture: Fixture =
-    typeof options.fixture === "object"
-      ? parseFixture(options.fixture, options.fixtureSource ?? "fixture")
-      : options.fixture
-        ? loadFixtureFile(options.fixture)
-        : loadDefaultFixture();
+    options.restore !== undefined
+      ? loadDefaultFixture()
+      : typeof options.fixture === "object"
+        ? parseFixture(options.fixture, options.fixtureSource ?? "fixture")
+        : options.fixture
+          ? loadFixtureFile(options.fixture)
+          : loadDefaultFixture();
 
   // --- Check the ports before anything is written ---
   const host = options.host ?? "127.0.0.1";
@@ -172,6 +184,23 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   const path = options.db ?? ":memory:";
   const lock = path === ":memory:" ? undefined : holdDatabase(path);
 
+  // --- The snapshot to start from, checked before anything is written ---
+  const version = packageVersion();
+  const snapshots = openSnapshotStore({
+    folder: path === ":memory:" ? undefined : (options.snapshots ?? join(dirname(resolve(path)), "snapshots")),
+    nativeBinding: sqliteAddon(),
+    version,
+  });
+  if (options.restore !== undefined) {
+    const restore = options.restore;
+    try {
+      await (await snapshots.openFile(restore)).release();
+    } catch (error) {
+      lock?.release();
+      throw error instanceof SnapshotFileProblem ? invalidRequest(`${restore} ${error.message}`) : error;
+    }
+  }
+
   // --- Store, clock, domain ---
   const db = await openDatabase(path, {
     nativeBinding: sqliteAddon(),
@@ -180,7 +209,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     lock?.release();
     throw invalidRequest(`Cannot open the database ${options.db}: ${error.message}`);
   });
-  const blobs = openBlobStore(options.db ?? ":memory:");
+  const blobs = openBlobStore(path);
   const clock = openClock(db, options.clock ?? "manual", Date.now());
   const modules = options.modules ?? MODULES;
   const bus = createBus((error) =>
@@ -197,12 +226,10 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     blobs,
   });
   let seeded: CreatedAccount[];
+  // A database seeded before (a restart) or a snapshot to start from: the fixture is not used.
+  const keepsState = options.restore !== undefined || isSeeded(ctx);
   try {
-    if (isSeeded(ctx)) {
-      seeded = [];
-      if (Object.keys(startSettings).length > 0) ctx.db.transaction(() => applySettings(ctx, startSettings));
-    } else seeded = seedFixture(ctx, fixture, startSettings);
-    if (chaos) startChaos(ctx, chaos);
+    seeded = keepsState ? [] : seedFixture(ctx, fixture, startSettings);
   } catch (error) {
     db.close();
     lock?.release();
@@ -224,14 +251,28 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     jobs: scheduler,
     fixture,
     seeded,
-    onReset: () => options.onReset?.(),
     startSettings,
+    snapshots,
+    version,
+    onAccountsChanged: () => options.onReset?.(),
   });
+  try {
+    if (options.restore !== undefined) await control.snapshots.restoreFile(options.restore);
+    // This start's own settings and chaos go over the state it kept (a restart's, a snapshot's).
+    if (keepsState && Object.keys(startSettings).length > 0) {
+      ctx.db.transaction(() => applySettings(ctx, startSettings));
+    }
+    if (chaos) startChaos(ctx, chaos);
+  } catch (error) {
+    db.close();
+    lock?.release();
+    await snapshots.close();
+    throw error;
+  }
 
   // --- Hosts ---
   const onUnexpectedError = (error: unknown) =>
     logger.error("unexpected error", { error: error instanceof Error ? error : String(error) });
-  const version = packageVersion();
   const guard = new HostGuard({ bindHost: host, allowedHosts });
   const messagingApp = createMessagingApp({ ctx, control, version, guard, onUnexpectedError });
   const otpApp = createOtpApp({ ctx, control, version, guard, onUnexpectedError });
@@ -246,6 +287,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
       await Promise.all(hosts.map((h) => h.close()));
       db.close();
       lock?.release();
+      await snapshots.close();
       throw error;
     }
   }
@@ -287,6 +329,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
         clock.save();
         db.close();
         lock?.release();
+        await snapshots.close();
       })();
       return stopped;
     },

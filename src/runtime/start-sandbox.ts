@@ -3,6 +3,7 @@ import { firstAttemptFinished } from "../client/delivered.js";
 import type { EventPayload, EventType, EventView } from "../contract/events.js";
 import type { ChaosInput } from "../contract/chaos.js";
 import type { AccountView, SettleResult } from "../contract/control.js";
+import type { RestoredSnapshot, SnapshotView } from "../contract/snapshots.js";
 import { allAccounts } from "../domain/accounts/index.js";
 import type { SettingsOverrides } from "../contract/settings.js";
 import type { Fixture } from "../domain/control/index.js";
@@ -21,6 +22,11 @@ export interface StartSandboxOptions {
   clock?: "manual" | "real";
   /** Database file; default `:memory:`. */
   db?: string;
+  /**
+   * The folder of the snapshots of a database file (default: `snapshots/` beside it); a
+   * `:memory:` sandbox keeps its snapshots in memory, until exported.
+   */
+  snapshots?: string;
   host?: string;
   /**
    * Names besides loopback and `host` the sandbox answers to in the Host header: exact names,
@@ -113,6 +119,18 @@ export interface StartedSandbox {
   waitForEvent<T extends EventType>(type: T, options?: WaitForEventOptions<T>): Promise<EventView<T>>;
   /** Wipes all state and re-seeds from the fixture; the keys stay those of this handle. */
   reset(): Promise<void>;
+  /**
+   * Saves the whole sandbox under `name` (replacing a snapshot of that name): accounts, the world,
+   * messages, attachments and their bytes, webhooks, events, deliveries and retries, jobs,
+   * idempotency keys and the clock. Attempts on the wire finish first.
+   */
+  snapshot(name: string): Promise<SnapshotView>;
+  /**
+   * Replaces the whole sandbox by the snapshot `name`, every account included; attempts in
+   * flight are abandoned. A manual clock goes back to the snapshot's time. Cheap enough to run
+   * before every test.
+   */
+  restore(name: string): Promise<RestoredSnapshot>;
   stop(): Promise<void>;
 }
 
@@ -130,6 +148,7 @@ function matcher<T extends EventType>(match: EventMatch<T> | undefined): (payloa
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<StartedSandbox> {
   const sandbox = await launchSandbox({
     db: options.db ?? ":memory:",
+    snapshots: options.snapshots,
     fixture: options.fixture,
     fixtureSource: "startSandbox({ fixture })",
     clock: options.clock ?? "manual",
@@ -272,6 +291,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     reset: async () => {
       await sandbox.control.reset(keyed);
     },
+    snapshot: (name) => sandbox.control.snapshots.save(name),
+    restore: (name) => sandbox.control.snapshots.restore(name),
     stop: () => {
       for (const stopped of [...waiting]) stopped();
       return sandbox.stop();

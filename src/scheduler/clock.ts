@@ -8,6 +8,8 @@ export interface SchedulerClock extends Clock {
   set(ms: number): void;
   /** Persists the current time, so a restart resumes from it. */
   save(): void;
+  /** A restore: the manual clock goes to `ms`, backwards too; the real one keeps the wall's time. */
+  restore(ms: number): void;
 }
 
 /**
@@ -16,7 +18,7 @@ export interface SchedulerClock extends Clock {
  */
 export function realClock(db: Db, offsetMs = 0): SchedulerClock {
   const now = offsetMs === 0 ? () => Date.now() : () => Date.now() + offsetMs;
-  return { mode: "real", now, set() {}, save: () => saveClockNow(db, now()) };
+  return { mode: "real", now, set() {}, save: () => saveClockNow(db, now()), restore() {} };
 }
 
 /** Time that stands still until advanced, persisted in the database. */
@@ -29,6 +31,9 @@ export function manualClock(db: Db, startMs: number): SchedulerClock {
       if (ms > now) now = ms;
     },
     save: () => saveClockNow(db, now),
+    restore(ms) {
+      now = ms;
+    },
   };
 }
 

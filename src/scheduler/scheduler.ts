@@ -197,6 +197,26 @@ export class Scheduler {
     return next;
   }
 
+  /**
+   * Runs `fn`, which replaces the whole state (a restore), as a reset runs: the loop paused,
+   * attempts in flight abandoned (aborted, nothing of them written). `fn` answers the virtual
+   * time of the state it brought: a manual clock goes there, backwards too; a real clock keeps
+   * the wall's, and what fell due since runs. Jobs the state left `running` are pending again,
+   * and settles under way start over on it.
+   */
+  replaceState(fn: () => Promise<number>): Promise<void> {
+    return this.exclusively(
+      async () => {
+        const at = await fn();
+        this.#clock.restore(at);
+        this.#clock.save();
+        requeueRunningJobs(this.#db);
+        this.#settlements.restartAll();
+      },
+      { abortInFlight: true },
+    );
+  }
+
   /** Stops the loop after the running tick; aborts jobs still in flight after `graceMs`. */
   async stop(graceMs = 2_000): Promise<void> {
     this.#running = false;

@@ -28,7 +28,7 @@ class Settle {
   timer: NodeJS.Timeout | undefined;
 
   constructor(
-    readonly now: number,
+    public now: number,
     readonly resolve: (outcome: SettleOutcome) => void,
   ) {}
 
@@ -77,17 +77,37 @@ export class Settlements {
 
   /** Waits until everything due now has run, or `timeoutMs` (real time) has passed. */
   start(timeoutMs: number): Promise<SettleOutcome> {
-    const { db, clock, inFlight } = this.#sources;
     return new Promise((resolve) => {
-      const settle = new Settle(clock.now(), resolve);
+      const settle = new Settle(this.#sources.clock.now(), resolve);
       // Jobs that finished before the call are written first: they are not waited for.
       this.#sources.flushCompletions();
-      for (const job of inFlight.jobs()) if (settle.awaits(job)) settle.note(job);
-      for (const job of listUnfinishedJobsDueBy(db, settle.now)) settle.note(job);
+      this.#noteDue(settle);
       this.#settles.add(settle);
       settle.timer = setTimeout(() => this.#timeOut(settle), timeoutMs);
       this.#check();
     });
+  }
+
+  /**
+   * The whole state was replaced (a restore): what each settle waited for is gone, and job ids
+   * may name other jobs now. Each starts over on the new state, at the clock's time, within the
+   * time it had left.
+   */
+  restartAll(): void {
+    for (const settle of this.#settles) {
+      settle.now = this.#sources.clock.now();
+      settle.caused.clear();
+      settle.waitedFor.clear();
+      this.#noteDue(settle);
+    }
+    this.poke();
+  }
+
+  /** Notes the jobs due at the settle's time: in flight, and unfinished in the table. */
+  #noteDue(settle: Settle): void {
+    const { db, inFlight } = this.#sources;
+    for (const job of inFlight.jobs()) if (settle.awaits(job)) settle.note(job);
+    for (const job of listUnfinishedJobsDueBy(db, settle.now)) settle.note(job);
   }
 
   /**

@@ -19,6 +19,7 @@ import { controlResetRoutes } from "./routes/control-reset.js";
 import { controlSettingsRoutes } from "./routes/control-settings.js";
 import { controlSettleRoutes } from "./routes/control-settle.js";
 import { controlSimulateRoutes } from "./routes/control-simulate.js";
+import { controlSnapshotRoutes } from "./routes/control-snapshots.js";
 import { controlWorldRoutes } from "./routes/control-world.js";
 import { healthRoutes } from "./routes/health.js";
 import { openApiRoute } from "./routes/openapi.js";
@@ -48,6 +49,7 @@ export const messagingRoutes: Route[] = [
   ...webhookRoutes,
   ...controlRoutes,
   ...controlSettleRoutes,
+  ...controlSnapshotRoutes,
   ...controlDeliveryRoutes,
   ...controlChaosRoutes,
   ...controlWorldRoutes,

@@ -16,7 +16,7 @@ function gate(): { opened: Promise<void>; open(): void } {
 /** A clock that follows the wall in the scheduler's eyes (mode "real") but moves only when the test says. */
 function steppedRealClock(start: number): SchedulerClock & { to(ms: number): void } {
   let now = start;
-  return { mode: "real", now: () => now, set() {}, save() {}, to: (ms) => void (now = ms) };
+  return { mode: "real", now: () => now, set() {}, save() {}, restore() {}, to: (ms) => void (now = ms) };
 }
 
 /** Turns of the event loop, for checking that something has not happened (no wall-clock sleep). */

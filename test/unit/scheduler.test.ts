@@ -289,4 +289,44 @@ describe("the scheduler (SANDBOX.md section 4)", () => {
       expect(runs.map((r) => r.kind)).toEqual(["later"]);
     });
   });
+  describe("replaceState (a snapshot's restore)", () => {
+    it("moves a manual clock to the state's time, backwards too, and requeues the jobs it left running", async () => {
+      await scheduler.advance(60_000);
+      await scheduler.replaceState(async () => {
+        db.run(db.q.deleteFrom("jobs"));
+        const id = schedule("saved-running", T0 + 2_000);
+        db.run(db.q.updateTable("jobs").set({ status: "running" }).where("id", "=", id));
+        return T0 + 1_500;
+      });
+      expect(clock.now()).toBe(T0 + 1_500);
+      expect(listJobs(db).map((job) => [job.kind, job.status])).toEqual([["saved-running", "pending"]]);
+      await scheduler.advance(1_000);
+      expect(runs.map((r) => [r.kind, r.at - T0])).toEqual([["saved-running", 2_000]]);
+    });
+
+    it("abandons an async job in flight and restarts a settle under way on the new state", async () => {
+      const own = new Scheduler({
+        db,
+        clock,
+        handlers: recordingHandlers((kind, _payload, run) => {
+          runs.push({ kind, at: clock.now(), payload: null });
+          // On the wire until aborted: a receiver that never answers.
+          return new Promise<void>((resolve) => run.signal.addEventListener("abort", () => resolve()));
+        }),
+      });
+      own.start();
+      schedule("hanging", T0);
+      own.wake(T0, null);
+      await until(() => runs.length === 1);
+      const settled = own.settle(60_000);
+      await own.replaceState(async () => {
+        db.run(db.q.deleteFrom("jobs"));
+        return T0;
+      });
+      // Nothing is due in the new state: the settle answers, settled, without waiting out its timeout.
+      expect(await settled).toMatchObject({ settled: true, jobsRun: 0, unfinished: [] });
+      expect(runs.map((r) => r.kind)).toEqual(["hanging"]);
+      await own.stop();
+    });
+  });
 });

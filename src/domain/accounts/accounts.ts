@@ -84,24 +84,37 @@ export function createAccount(ctx: DomainContext, account: FixtureAccount, posit
   };
 }
 
+/** Keys that may be known in clear for an account (named by a fixture, or carried by a snapshot). */
+export interface NamedKeys {
+  name: string;
+  api_key?: string | null;
+  otp_api_key?: string | null;
+}
+
 /**
  * The accounts with the keys this process may show: created at this start (shown once), or
- * named by the fixture and still valid for this database. Any other key was shown at an earlier
- * start and is null: keys are kept only as hashes.
+ * named by the fixture or a restored snapshot and still valid for this database. Any other key
+ * was shown at an earlier start and is null: keys are kept only as hashes.
  */
 export function accountsWithKnownKeys(
   ctx: DomainContext,
   created: readonly CreatedAccount[],
-  named: readonly FixtureAccount[],
+  named: readonly NamedKeys[],
 ): AccountView[] {
-  const known = (key: string | undefined) => (key && findKeyByHash(ctx.db, hashKey(key)) ? key : null);
+  const known = (key: string | null | undefined) => (key && findKeyByHash(ctx.db, hashKey(key)) ? key : null);
+  const firstKnown = (name: string, kind: "api_key" | "otp_api_key") => {
+    for (const keys of named) {
+      const key = keys.name === name ? known(keys[kind]) : null;
+      if (key) return key;
+    }
+    return null;
+  };
   return allAccounts(ctx).map((account) => {
     const fresh = created.find((c) => c.name === account.name);
-    const fixture = named.find((a) => a.name === account.name);
     return {
       name: account.name,
-      api_key: fresh?.api_key ?? known(fixture?.api_key),
-      otp_api_key: fresh?.otp_api_key ?? known(fixture?.otp_api_key),
+      api_key: known(fresh?.api_key) ?? firstKnown(account.name, "api_key"),
+      otp_api_key: known(fresh?.otp_api_key) ?? firstKnown(account.name, "otp_api_key"),
       numbers: listAccountNumbers(ctx, account.id),
     };
   });

@@ -4,11 +4,13 @@ import type { SettingsPatch } from "../../contract/settings.js";
 import { invalidRequest, invalidState } from "../../lib/app-error.js";
 import { MAX_CLOCK_MS } from "../../lib/bounded-input.js";
 import { isoTime, type ClockMode } from "../../lib/clock.js";
-import { accountsWithKnownKeys, type CreatedAccount } from "../accounts/index.js";
+import { accountsWithKnownKeys, type CreatedAccount, type NamedKeys } from "../accounts/index.js";
 import { chaosInput, switchChaosOn } from "../chaos/index.js";
+import type { SnapshotStore } from "../../store/snapshots/index.js";
 import { resetCaches, type DomainContext, type SettleOutcome } from "../core/index.js";
 import { seedFixture, type SeededAccount } from "./seed.js";
 import { checkSettleTimeout, DEFAULT_SETTLE_TIMEOUT_MS, settleAnswer, type Settled } from "./settle.js";
+import { createSnapshotControls, type SnapshotControls } from "./snapshots.js";
 
 /** What moves time and runs jobs: the scheduler implements it (the domain never imports it). */
 export interface JobRunner {
@@ -18,6 +20,11 @@ export interface JobRunner {
   settle(timeoutMs: number): Promise<SettleOutcome>;
   /** Runs `fn` with no job running; `abortInFlight` aborts running jobs instead of waiting for them. */
   exclusively<T>(fn: () => T | Promise<T>, options?: { abortInFlight?: boolean }): Promise<T>;
+  /**
+   * Runs `fn`, which replaces the whole state (a restore), with attempts in flight abandoned;
+   * `fn` answers the state's virtual time, where a manual clock goes (a real one keeps the wall's).
+   */
+  replaceState(fn: () => Promise<number>): Promise<void>;
 }
 
 /** The sandbox's own controls behind /sandbox/v1: the clock (moved by hand or by the wall clock) and reset (wipe, re-seed). */
@@ -34,8 +41,10 @@ export interface SandboxControl {
   settle(timeoutMs?: number): Promise<Settled>;
   /** Wipes every account's state and re-seeds (from `fixture`, else the one the sandbox started with). */
   reset(fixture?: Fixture): Promise<SeededAccount[]>;
-  /** Every account with the keys this process may show: seeded at this start or named by the fixture. */
+  /** Every account with the keys this process may show: seeded at this start, named by the fixture or a restored snapshot. */
   accounts(): AccountView[];
+  /** Snapshots of the whole sandbox: save, restore, list, delete, export, import. */
+  readonly snapshots: SnapshotControls;
 }
 
 /** What the controls act on. */
@@ -46,19 +55,37 @@ export interface SandboxControlOptions {
   fixture: Fixture;
   /** The accounts seeded at this start, keys in clear (none when the database was seeded before). */
   seeded: CreatedAccount[];
-  /** Told after a reset re-seeded the accounts (serve rewrites its state file). */
-  onReset?: (seeded: SeededAccount[]) => void;
   /** The settings the sandbox was started with (`startSandbox({ settings })`, `--strict-urls`): a reset keeps them over the fixture's. */
   startSettings?: SettingsPatch;
+  /** Where the snapshots are kept. */
+  snapshots: SnapshotStore;
+  /** This msgctl's version, recorded in each snapshot. */
+  version: string;
+  /** Told after a reset or a restore replaced the accounts (serve rewrites its state file). */
+  onAccountsChanged?: () => void;
 }
 
-/** The clock and reset controls of one sandbox. */
+/** The clock, reset and snapshot controls of one sandbox. */
 export function createSandboxControl(options: SandboxControlOptions): SandboxControl {
   const { ctx, jobs, fixture } = options;
   let seeded = options.seeded;
   let seededFrom = fixture;
+  /** Keys a restored snapshot carried: shown while they are valid. */
+  let restoredKeys: readonly NamedKeys[] = [];
+  const accounts = () => accountsWithKnownKeys(ctx, seeded, [...restoredKeys, ...seededFrom.accounts]);
   return {
-    accounts: () => accountsWithKnownKeys(ctx, seeded, seededFrom.accounts),
+    accounts,
+    snapshots: createSnapshotControls({
+      ctx,
+      jobs,
+      store: options.snapshots,
+      version: options.version,
+      accounts,
+      restored(keys) {
+        restoredKeys = keys;
+        options.onAccountsChanged?.();
+      },
+    }),
     clock: () => ({ now: ctx.clock.now(), mode: ctx.clock.mode }),
     async advance(ms) {
       if (ctx.clock.mode !== "manual")
@@ -90,7 +117,8 @@ export function createSandboxControl(options: SandboxControlOptions): SandboxCon
           await ctx.blobs.clear();
           seededFrom = next ?? fixture;
           seeded = seedFixture(ctx, seededFrom, options.startSettings);
-          options.onReset?.(seeded);
+          restoredKeys = [];
+          options.onAccountsChanged?.();
           return seeded;
         },
         { abortInFlight: true },

@@ -16,6 +16,8 @@ export interface DomainTopics {
   delivery: { accountId: string; delivery: Delivery };
   /** The sandbox changed: a write was committed (any account, any table), or the clock moved. Views refresh on it. */
   changed: null;
+  /** The whole sandbox was replaced by the snapshot of this name (not an event of the service: no webhook gets it). */
+  restored: { snapshot: string };
 }
 
 /** The sandbox's one bus. */

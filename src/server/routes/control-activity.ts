@@ -1,5 +1,6 @@
 import type { EventStream } from "h3";
 import { listReactionsQuery, reactionView, type ActivityChange } from "../../contract/activity.js";
+import type { RestoredNotice } from "../../contract/snapshots.js";
 import { toEventView } from "../../domain/core/index.js";
 import { listThreadReactions } from "../../domain/messages/index.js";
 import { isoTime } from "../../lib/clock.js";
@@ -11,8 +12,9 @@ const CHANGED_INTERVAL_MS = 50;
 
 /**
  * Everything the inspector shows live, on one connection: the account's events, its delivery
- * attempts, and `changed` when anything was written (a send still queued, the clock, a fault,
- * another account's work), so that a page refreshes what it shows without polling.
+ * attempts, `changed` when anything was written (a send still queued, the clock, a fault,
+ * another account's work), so that a page refreshes what it shows without polling, and
+ * `sandbox.restored` when a snapshot replaced everything (a page starts over).
  */
 function streamActivity(request: ApiRequest): EventStream {
   const { ctx, control, account, event } = request;
@@ -39,6 +41,11 @@ function streamActivity(request: ApiRequest): EventStream {
         if (accountId === account.id) void stream.push({ event: "attempt", data: JSON.stringify(delivery) });
       }),
       ctx.bus.on("changed", changed),
+      ctx.bus.on("restored", ({ snapshot }) => {
+        const clock = control.clock();
+        const data: RestoredNotice = { snapshot, clock: { now: isoTime(clock.now), mode: clock.mode } };
+        void stream.push({ event: "sandbox.restored", data: JSON.stringify(data) });
+      }),
     ];
     return () => {
       clearTimeout(timer);
@@ -56,7 +63,7 @@ export const controlActivityRoutes: Route[] = [
       tag: "Sandbox: events",
       summary: "Stream the sandbox's activity live",
       description:
-        "Server-sent events on one connection: `event` frames (an Event, id its seq) as on /sandbox/v1/events/stream, `attempt` frames (a Delivery after each attempt) as on /sandbox/v1/deliveries/stream, and `changed` frames (an ActivityChange) whenever anything was written, at most one per 50 ms.",
+        "Server-sent events on one connection: `event` frames (an Event, id its seq) as on /sandbox/v1/events/stream, `attempt` frames (a Delivery after each attempt) as on /sandbox/v1/deliveries/stream, `changed` frames (an ActivityChange) whenever anything was written, at most one per 50 ms, and a `sandbox.restored` frame (a SandboxRestored) when a snapshot replaced the whole sandbox: not an event of the service, no webhook gets it.",
       responses: { 200: { description: "text/event-stream", raw: "text/event-stream" } },
     },
     handler: streamActivity,
