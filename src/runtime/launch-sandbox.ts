@@ -36,9 +36,8 @@ import { HostGuard } from "../server/host-guard.js";
 import { createMessagingApp, createOtpApp, type HostApp } from "../server/hosts.js";
 import { serveApp, type ListeningHost } from "../server/listen.js";
 import { openBlobStore } from "../store/attachments/index.js";
-import { lockDatabaseFile, openDatabase, type DatabaseLock, type Db } from "../store/engine/index.js";
-import { SnapshotFileProblem } from "../store/snapshots/index.js";
-import { openSnapshotStore } from "../store/snapshots/open-store.js";
+import { fileOpener, lockDatabaseFile, openDatabase, type DatabaseLock, type Db } from "../store/engine/index.js";
+import { openSnapshotStore, SnapshotFileProblem } from "../store/control/index.js";
 import { loadDefaultFixture, loadFixtureFile } from "./fixture-source.js";
 import { silentLogger, type Logger } from "./logger.js";
 import { MODULES } from "./modules.js";
@@ -188,7 +187,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
   const version = packageVersion();
   const snapshots = openSnapshotStore({
     folder: path === ":memory:" ? undefined : (options.snapshots ?? join(dirname(resolve(path)), "snapshots")),
-    nativeBinding: sqliteAddon(),
+    connect: fileOpener(sqliteAddon()),
     version,
   });
   if (options.restore !== undefined) {

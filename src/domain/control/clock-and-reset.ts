@@ -6,7 +6,7 @@ import { MAX_CLOCK_MS } from "../../lib/bounded-input.js";
 import { isoTime, type ClockMode } from "../../lib/clock.js";
 import { accountsWithKnownKeys, type CreatedAccount, type NamedKeys } from "../accounts/index.js";
 import { chaosInput, switchChaosOn } from "../chaos/index.js";
-import type { SnapshotStore } from "../../store/snapshots/index.js";
+import type { SnapshotStore } from "../../store/control/index.js";
 import { resetCaches, type DomainContext, type SettleOutcome } from "../core/index.js";
 import { seedFixture, type SeededAccount } from "./seed.js";
 import { checkSettleTimeout, DEFAULT_SETTLE_TIMEOUT_MS, settleAnswer, type Settled } from "./settle.js";

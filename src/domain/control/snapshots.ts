@@ -17,7 +17,7 @@ import {
   type SnapshotInfo,
   type SnapshotKeys,
   type SnapshotStore,
-} from "../../store/snapshots/index.js";
+} from "../../store/control/index.js";
 import { resetCaches, type DomainContext } from "../core/index.js";
 import type { JobRunner } from "./clock-and-reset.js";
 

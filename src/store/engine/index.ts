@@ -5,7 +5,7 @@
  * parts; the rest of msgctl opens the database here.
  */
 export type { Db, RunResult } from "./db.js";
-export { openDatabase, type OpenOptions } from "./open.js";
+export { fileOpener, openDatabase, type FileOpener, type OpenOptions } from "./open.js";
 export { lockDatabaseFile, lockFileOf, type DatabaseLock } from "./database-lock.js";
 export { COMMIT_INTERVAL_MS, LAZY_COMMIT_MS } from "./group-commit.js";
 export { allColumns, compileOnce } from "./compiled-query.js";

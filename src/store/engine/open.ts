@@ -16,6 +16,15 @@ export interface OpenOptions {
   workerSqlite?: () => WorkerSqlite | undefined;
 }
 
+/** Opens an existing database file other than the sandbox's own (a snapshot file), with the given addon. */
+export type FileOpener = (path: string, options?: { readonly?: boolean }) => BetterSqlite3.Database;
+
+/** A FileOpener using the SQLite addon given, or better-sqlite3's own. */
+export function fileOpener(nativeBinding?: object): FileOpener {
+  const binding = nativeBinding ? { nativeBinding: nativeBinding as unknown as string } : {};
+  return (path, { readonly = false } = {}) => new BetterSqlite3(path, { ...binding, readonly, fileMustExist: true });
+}
+
 /** Opens (creating when needed) a database file or `:memory:` and applies the migrations. */
 export async function openDatabase(path: string, options: OpenOptions = {}): Promise<Db> {
   const inMemory = path === ":memory:";

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
+import type { FileOpener } from "../engine/open.js";
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { Kysely, SqliteDialect } from "kysely";
 import type { ClockMode } from "../../lib/clock.js";
@@ -20,8 +21,8 @@ const INFO_TABLE = "msgctl_snapshot";
 const BLOBS_TABLE = "msgctl_snapshot_blobs";
 const SQLITE_MAGIC = "SQLite format 3\0";
 
-/** Opens a database file with the SQLite addon in use (the single binary brings its own). */
-export type Connect = (path: string, options?: { readonly?: boolean }) => BetterSqlite3.Database;
+/** Opens a snapshot file with the SQLite addon in use (the single binary brings its own). */
+export type Connect = FileOpener;
 
 /** An account's keys as the saving process could show them (a key shown at an earlier start is null). */
 export interface SnapshotKeys {

@@ -79,7 +79,7 @@ export interface SnapshotStore {
 export interface SnapshotStoreOptions {
   /** The folder of the snapshot files; undefined keeps them in memory. */
   folder?: string;
-  /** Opens a snapshot file (better-sqlite3 with the addon in use: open-store.ts). */
+  /** Opens a snapshot file (the engine's `fileOpener`, with the addon in use). */
   connect: Connect;
   /** This msgctl's version, to name in refusals. */
   version: string;
@@ -99,8 +99,8 @@ export interface SnapshotFiles {
   copy(source: string | Readable, target: string, limit: number): Promise<void>;
 }
 
-/** The snapshot store of a sandbox, over a way to open snapshot files. */
-export function snapshotStore(options: SnapshotStoreOptions): SnapshotStore {
+/** Opens the snapshot store of a sandbox: files in `folder`, or memory. */
+export function openSnapshotStore(options: SnapshotStoreOptions): SnapshotStore {
   const files = snapshotFiles(options);
   const store = options.folder === undefined ? openMemoryStore(files) : openFolderStore(options.folder, files);
   return { ...store, openFile: (path) => openSnapshotFile(path, files) };
