@@ -29,6 +29,7 @@ const REQUIRED: Record<string, string> = {
   "POST /sandbox/v1/simulate/edit": 'body: required, e.g. { "message_id": "…", "text": "new text" }',
   "POST /sandbox/v1/simulate/rename": 'body: required, e.g. { "conversation_id": "…", "title": "Weekend plans" }',
   "PUT /sandbox/v1/chaos": 'body: required, e.g. { "seed": 42, "profile": "mild" }',
+  "POST /sandbox/v1/snapshots": 'body: required, e.g. { "name": "checkout-ready" }',
   "POST /sandbox/v1/simulate/participants":
     'body: required, e.g. { "conversation_id": "…", "action": "add", "handle": "+14155550150", "from": "+14155550191" }',
 };

@@ -64,6 +64,7 @@ export const controlSnapshotRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/snapshots",
+    requiresBody: { example: '{ "name": "checkout-ready" }' },
     doc: {
       tag: TAG,
       summary: "Save a snapshot",
@@ -73,9 +74,8 @@ export const controlSnapshotRoutes: Route[] = [
       responses: { 201: { description: "the snapshot saved", schema: snapshotView } },
       errorCodes: { ...badName, 500: { internal_error: "the snapshot could not be written (the disk, say)" } },
     },
-    async handler({ control, json }) {
-      const body = parseInput(saveSnapshotBody, await json());
-      return ok(await control.snapshots.save(body.name), 201);
+    async handler({ control, body }) {
+      return ok(await control.snapshots.save(parseInput(saveSnapshotBody, body()).name), 201);
     },
   },
   {
