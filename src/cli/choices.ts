@@ -7,6 +7,7 @@
 
 export { CHALLENGE_STATUSES, DELIVERY_STATUSES, MESSAGE_STATUSES } from "../contract/statuses.js";
 export { CLOCK_MODES } from "../lib/clock.js";
+export { CHAOS_PROFILE_NAMES } from "../contract/chaos-names.js";
 
 /** The channels a message can go by. */
 export const CHANNELS = ["imessage", "sms", "whatsapp"] as const;

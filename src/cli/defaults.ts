@@ -44,3 +44,6 @@ export const DEFAULT_ACCOUNT_NUMBERS = 1;
 
 /** `webhooks verify`'s replay window, seconds (the spec's five minutes). */
 export const DEFAULT_SIGNATURE_TOLERANCE_S = 300;
+
+/** The chaos profile of `chaos on` and `serve --chaos SEED` without one: the gentler. */
+export const DEFAULT_CHAOS_PROFILE = "mild";

@@ -2,6 +2,7 @@ import { Command, Option } from "@commander-js/extra-typings";
 import { DEFAULT_STATE_DIR } from "./defaults.js";
 import { registerAccountCommands } from "./registrars/accounts.js";
 import { registerAttachmentCommands } from "./registrars/attachments.js";
+import { registerChaosCommands } from "./registrars/chaos.js";
 import { registerChatCommands } from "./registrars/chats.js";
 import { registerClockCommands } from "./registrars/clock.js";
 import { registerContactCommands } from "./registrars/contacts.js";
@@ -55,6 +56,7 @@ export function createProgram(version: string) {
   registerChatCommands(program);
   registerAttachmentCommands(program);
   registerWebhookCommands(program);
+  registerChaosCommands(program);
   registerOtpCommands(program);
   registerWaitCommands(program);
   return program;

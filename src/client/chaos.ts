@@ -1,4 +1,11 @@
-import type { ChaosInput, ChaosLogEntry, ChaosStatus } from "../contract/index.js";
+import type {
+  ChaosInput,
+  ChaosLogEntry,
+  ChaosStatus,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryChaosKind,
+} from "../contract/index.js";
 import type { HttpClient } from "./http.js";
 
 /** Seeded chaos (control API; docs/chaos.md): switch it on and off, read what it decided. */
@@ -19,4 +26,20 @@ export function chaosClient(http: HttpClient) {
       return { data: response.data, hasMore: response.hasMore ?? false };
     },
   };
+}
+
+/**
+ * The `X-Msgctl-Chaos` header an attempt of a delivery carried, for views that show attempts
+ * (the CLI's `webhooks listen`, the inspector): every ladder attempt of a copy (`duplicate`), the
+ * first ladder attempt of one swapped (`reordered`) or held back (`delayed`); never a resend made
+ * by hand. The sandbox sets the header by the same rule (domain/webhooks/attempt.ts).
+ */
+export function chaosHeaderOf(
+  delivery: Pick<Delivery, "chaos" | "attempts">,
+  attempt: DeliveryAttempt,
+): DeliveryChaosKind | null {
+  if (delivery.chaos === null || attempt.resend) return null;
+  if (delivery.chaos === "duplicate") return "duplicate";
+  const firstLadderAttempt = delivery.attempts.find((other) => !other.resend);
+  return firstLadderAttempt?.n === attempt.n ? delivery.chaos : null;
 }

@@ -13,9 +13,10 @@ import {
   type DomainModule,
   type SettingsOverrides,
 } from "../domain/core/index.js";
-import { chaosBody, type ChaosInput } from "../contract/chaos.js";
+import { chaosBody, type ChaosInput, type ChaosStatus } from "../contract/chaos.js";
 import {
   applySettings,
+  chaosStatus,
   createSandboxControl,
   isSeeded,
   parseFixture,
@@ -110,6 +111,8 @@ export interface Sandbox {
   control: SandboxControl;
   messagingApp: HostApp;
   otpApp: HostApp;
+  /** The seeded chaos in force (on from `chaos`, or still on in a database it was switched on in). */
+  chaos(): ChaosStatus;
   /** The address both hosts are bound to (`0.0.0.0` for every interface); undefined when not listening. */
   listenAddress: string | undefined;
   db: Db;
@@ -317,6 +320,7 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
     control,
     messagingApp,
     otpApp,
+    chaos: () => chaosStatus(ctx),
     listenAddress: hosts[0]?.address,
     db,
     stop(graceMs) {

@@ -6,6 +6,7 @@ import { isLoopbackAddress, parseAllowedHosts, splitHostList } from "../../lib/h
 import { loadFixtureFile } from "../../runtime/fixture-source.js";
 import type { Logger } from "../../runtime/logger.js";
 import { launchSandbox, type Sandbox } from "../../runtime/launch-sandbox.js";
+import { parseChaosFlag } from "../chaos-seed.js";
 import { limitExitWait } from "../exit.js";
 import { portInUse, refuseRunningSandbox } from "./serve-conflicts.js";
 import { LAST_LINES_MS, STOP_GRACE_MS, stopRequest, type StopRequest } from "./serve-stop.js";
@@ -25,6 +26,8 @@ export interface ServeOptions {
   fixture?: string;
   clock: ClockMode;
   strictUrls?: boolean;
+  /** `--chaos SEED[:PROFILE]`: seeded chaos from the start. */
+  chaos?: string;
   stateDir: string;
   stateFile: boolean;
   quiet?: boolean;
@@ -39,6 +42,7 @@ export interface ServeOptions {
 function validate(options: ServeOptions): ClockMode {
   assertPortOrUsage("--port", options.port);
   assertPortOrUsage("--otp-port", options.otpPort);
+  if (options.chaos !== undefined) parseChaosFlag(options.chaos);
   try {
     parseAllowedHosts(splitHostList(options.allowedHosts ?? ""), "--allowed-hosts");
   } catch (error) {
@@ -86,6 +90,13 @@ function banner(sandbox: Sandbox, out: Output, mode: ClockMode, stateFile: strin
     ).map((line) => `  ${line}`),
   ];
   if (sandbox.generatedKeys.length > 0) lines.push("", `  ${c.yellow("Generated keys are shown once: keep them.")}`);
+  const chaos = sandbox.chaos();
+  if (chaos.enabled) {
+    lines.push(
+      "",
+      `  ${c.yellow("Chaos is on")}: seed ${JSON.stringify(chaos.seed)}, profile ${chaos.profile} (msgctl chaos status)`,
+    );
+  }
   if (stateFile) lines.push("", `  ${c.dim(`Other msgctl commands in this directory use ${stateFile}.`)}`);
   lines.push(`  ${c.dim("Ctrl-C to stop.")}`, "");
   return lines;
@@ -174,6 +185,7 @@ async function serveUntilStopped(options: ServeOptions, out: Output, stop: StopR
       otpPort: options.otpPort,
       // Written to the database's settings: a later start without the flag keeps it (settings set strict_urls false).
       settings: options.strictUrls ? { strictUrls: true } : undefined,
+      chaos: options.chaos === undefined ? undefined : parseChaosFlag(options.chaos),
       logger: log?.logger,
       onReset: () => onReset(),
     });
@@ -237,6 +249,8 @@ async function serveUntilStopped(options: ServeOptions, out: Output, stop: StopR
     out.note(`${out.color.yellow("warn")} ${exposure}`);
     if (out.json) log?.logger.warn(exposure, { host: options.host, address: sandbox.listenAddress });
   }
+  const chaos = sandbox.chaos();
+  if (out.json && chaos.enabled) log?.logger.info("chaos on", { seed: chaos.seed, profile: chaos.profile });
   const stopLogging = log ? logActivity(sandbox, log.logger) : () => {};
 
   // --- Run until asked to stop, then stop ---

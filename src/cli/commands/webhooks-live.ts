@@ -1,3 +1,4 @@
+import { chaosHeaderOf } from "../../client/chaos.js";
 import { ConnectionError } from "../../client/http.js";
 import type { Delivery, EventType, EventView } from "../../contract/index.js";
 import { connect, type ConnectionFlags } from "../connection.js";
@@ -92,9 +93,11 @@ export async function webhooksListen(
     const ok = delivery.status === "succeeded";
     const mark = ok ? out.color.green("✔") : out.color.red("✘");
     const next = delivery.next_attempt_at ? out.color.dim(` next attempt ${delivery.next_attempt_at}`) : "";
+    const chaos = attempt && chaosHeaderOf(delivery, attempt);
     out.line(
       `${mark} ${out.color.dim(clockTime(attempt?.at ?? delivery.created_at))}  ${delivery.event_type.padEnd(20)}  ${attemptOutcome(attempt).padEnd(3)}  ${String(attempt?.duration_ms ?? 0).padStart(5)} ms  ` +
-        `${out.color.dim(`attempt ${attempt?.n ?? 0}`)}  ${colorStatus(out.color, delivery.status)}${next}  ${out.color.dim(delivery.event_id)}`,
+        `${out.color.dim(`attempt ${attempt?.n ?? 0}`)}  ${colorStatus(out.color, delivery.status)}${next}  ${out.color.dim(delivery.event_id)}` +
+        (chaos ? `  ${out.color.yellow(`chaos: ${chaos}`)}` : ""),
     );
   };
   const draining = drain<Delivery>(response, controller.signal, (delivery) => {

@@ -200,9 +200,11 @@ export async function webhooksDeliveries(
     hasMore = page.hasMore;
   }
   out.result(deliveries, (list) => {
+    // A CHAOS column only where seeded chaos touched a delivery listed: without chaos the table is as it was.
+    const chaos = list.some((d) => d.chaos !== null);
     const lines = table(
       out.color,
-      ["ID", "EVENT", "WEBHOOK", "STATUS", "ATTEMPTS", "LAST", "NEXT ATTEMPT"],
+      ["ID", "EVENT", "WEBHOOK", "STATUS", "ATTEMPTS", "LAST", ...(chaos ? ["CHAOS"] : []), "NEXT ATTEMPT"],
       list.map((d) => [
         d.id,
         d.event_type,
@@ -210,6 +212,7 @@ export async function webhooksDeliveries(
         colorStatus(out.color, d.status),
         d.attempts.length,
         attemptOutcome(d.attempts.at(-1)),
+        ...(chaos ? [d.chaos ?? ""] : []),
         d.next_attempt_at ?? "",
       ]),
     );

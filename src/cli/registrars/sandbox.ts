@@ -36,6 +36,10 @@ export function registerSandboxCommands(program: Command): void {
       "--strict-urls",
       "webhook URLs follow spec 4.4 to the letter (loopback rejected too); kept in the database's settings (`msgctl settings set strict_urls false` undoes it)",
     )
+    .option(
+      "--chaos <seed[:profile]>",
+      "seeded chaos from the start: duplicated, reordered and delayed deliveries, failed sends, lost receipts (profile mild, the default, or rough)",
+    )
     .option("--no-state-file", "do not write <state-dir>/sandbox.json")
     .option("--quiet", "print only the ready line or banner, no logs")
     .option("--log-file <path>", "write log records to this file (folders made) instead of stdout")
