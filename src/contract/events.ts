@@ -1,27 +1,7 @@
 import { z } from "zod";
 import { channel, queryNumber, timestamp, uuid } from "./common.js";
+import { EVENT_TYPES, type EventType } from "./event-types.js";
 import { MESSAGE_STATUSES } from "./statuses.js";
-
-/** Every event name of spec section 6. */
-export const EVENT_TYPES = [
-  "message.received",
-  "message.sent",
-  "message.delivered",
-  "message.read",
-  "message.edited",
-  "message.failed",
-  "message.reaction",
-  "conversation.typing",
-  "conversation.renamed",
-] as const;
-
-/** An event name of spec section 6. */
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** True for a known event name. */
-export function isEventType(value: unknown): value is EventType {
-  return typeof value === "string" && (EVENT_TYPES as readonly string[]).includes(value);
-}
 
 // --- Payloads: exactly what a webhook receiver gets (spec section 6, SANDBOX.md section 5) ---
 

@@ -18,7 +18,8 @@ export type {
   PresignInput,
   PresignResult,
 } from "./attachments.js";
-export type { EventPayload, EventType, EventView } from "./events.js";
+export type { EventType } from "./event-types.js";
+export type { EventPayload, EventView } from "./events.js";
 export type {
   CreatedWebhook,
   CreateWebhookInput,

@@ -1,6 +1,7 @@
 import { createClient, type MsgctlClient } from "../client/client.js";
 import { firstAttemptFinished } from "../client/delivered.js";
-import type { EventPayload, EventType, EventView } from "../contract/events.js";
+import type { EventType } from "../contract/event-types.js";
+import type { EventPayload, EventView } from "../contract/events.js";
 import type { ChaosInput } from "../contract/chaos.js";
 import type { AccountView, SettleResult } from "../contract/control.js";
 import type { RestoredSnapshot, SnapshotView } from "../contract/snapshots.js";

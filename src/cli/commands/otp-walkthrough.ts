@@ -8,7 +8,6 @@ import type {
   ClockView,
   CreatedChallenge,
 } from "../../contract/index.js";
-import { normalizePhone } from "../../lib/handles.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { interruptible } from "../interrupt.js";
 import type { Output } from "../output.js";
@@ -96,6 +95,8 @@ export async function otpWalkthrough(
   say("Your app creates a challenge, shows the user a code and a number; the user texts the code from");
   say("their phone; the app polls the challenge and consumes it once it is verified.");
   say();
+  // libphonenumber's metadata is loaded for this prompt only, not by every OTP command.
+  const { normalizePhone } = await import("../../lib/handles.js");
   const phone = await prompts.input({
     message: "The user's phone number",
     default: "+14155550123",

@@ -1,6 +1,5 @@
 import type { AccountView, Fixture } from "../../contract/index.js";
 import { isAppError } from "../../lib/app-error.js";
-import { loadFixtureFile } from "../../runtime/fixture-source.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { table, type Output } from "../output.js";
 import { UsageError } from "../usage-error.js";
@@ -13,7 +12,9 @@ export async function reset(
   let fixture: Fixture | undefined;
   if (options.fixture) {
     try {
-      // Validated here first, so a bad file never reaches (or wipes) the sandbox.
+      // Validated here first, so a bad file never reaches (or wipes) the sandbox. The parser (zod,
+      // libphonenumber) is loaded only then: a plain reset stays a light client call.
+      const { loadFixtureFile } = await import("../../runtime/fixture-source.js");
       fixture = loadFixtureFile(options.fixture);
     } catch (error) {
       throw isAppError(error) ? new UsageError(error.message) : error;

@@ -1,11 +1,13 @@
-import { isEventType, type EventPayload, type EventType, type EventView } from "../../contract/events.js";
+import { isEventType, type EventType } from "../../contract/event-types.js";
+import type { EventPayload, EventView } from "../../contract/events.js";
 import { invalidRequest, notFound } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
 import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { findEvent, insertEvent, listEventsAfter, type EventRow } from "../../store/core/index.js";
 import type { DomainContext } from "./context.js";
 
-export { EVENT_TYPES, isEventType, type EventPayload, type EventType, type EventView } from "../../contract/events.js";
+export { EVENT_TYPES, isEventType, type EventType } from "../../contract/event-types.js";
+export type { EventPayload, EventView } from "../../contract/events.js";
 
 /** An event as written to the outbox. `payload` is exactly what receivers get (it has `type`). */
 export interface EmittedEvent<T extends EventType = EventType> {
