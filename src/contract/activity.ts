@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { timestamp, uuid } from "./common.js";
+import { timestamp, uuid, uuidReference } from "./common.js";
+import { reactionOutput } from "./reactions.js";
 import { clockView } from "./control.js";
 
 /**
@@ -20,7 +21,7 @@ export const reactionView = z
     message_id: uuid,
     from: z.string().meta({ description: "who reacted: a contact's handle, or the account's number" }),
     side: z.enum(["contact", "account"]),
-    reaction: z.string().meta({ description: "a named reaction (love, like, …) or one emoji" }),
+    reaction: reactionOutput,
     at: timestamp.meta({ description: "when it landed" }),
   })
   .meta({ id: "Reaction" });
@@ -28,4 +29,4 @@ export const reactionView = z
 export type ReactionView = z.output<typeof reactionView>;
 
 /** GET /sandbox/v1/reactions query. */
-export const listReactionsQuery = z.object({ conversation_id: z.string().max(64).meta({ description: "the thread" }) });
+export const listReactionsQuery = z.object({ conversation_id: uuidReference.meta({ description: "the thread" }) });

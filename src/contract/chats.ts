@@ -39,7 +39,12 @@ export const groupTitle = z
   .max(TITLE_MAX * 10, `must be at most ${TITLE_MAX} characters`)
   .refine((value) => !/^[\s\p{Cf}]*$/u.test(value), "must not be blank")
   .refine((value) => !/\p{Cc}/u.test(value), "must not contain control characters")
-  .refine((value) => graphemeCount(value) <= TITLE_MAX, `must be at most ${TITLE_MAX} characters`);
+  .refine((value) => graphemeCount(value) <= TITLE_MAX, `must be at most ${TITLE_MAX} characters`)
+  // The documents state the limit people count, not the code-unit guard above.
+  .meta({
+    maxLength: TITLE_MAX,
+    description: `1 to ${TITLE_MAX} characters as people count them (grapheme clusters: a flag or a family emoji is one)`,
+  });
 
 /** Group addresses on create (spec section 8): 2 to 31 recipients. */
 export const GROUP_ADDRESSES = Object.freeze({ min: 2, max: 31 });

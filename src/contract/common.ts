@@ -22,6 +22,12 @@ export const timestamp = z
 /** A UUID (ids of messages, conversations, attachments, webhooks, deliveries, events). */
 export const uuid = z.string().meta({ format: "uuid" });
 
+/**
+ * An id a request names (a query filter, a body field): bounded here, its UUID form checked by the
+ * domain where it looks the id up (400 `<field>: must be a UUID`), and documented as one.
+ */
+export const uuidReference = z.string().max(64).meta({ format: "uuid" });
+
 /** An E.164 phone number, or an iMessage email address where the spec allows one. */
 export const handle = z
   .string()

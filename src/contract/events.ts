@@ -1,7 +1,23 @@
 import { z } from "zod";
 import { channel, queryNumber, timestamp, uuid } from "./common.js";
 import { EVENT_TYPES, type EventType } from "./event-types.js";
+import { reactionOutput } from "./reactions.js";
 import { MESSAGE_STATUSES } from "./statuses.js";
+
+/** When each event fires (spec section 6), for the OpenAPI document's webhooks. */
+export const EVENT_DESCRIPTIONS = {
+  "message.received": "A contact sent a message (text and/or media) to one of the account's numbers.",
+  "message.sent": "An outbound message left the queue and was sent.",
+  "message.delivered": "The recipient's device acknowledged delivery.",
+  "message.read": "The recipient read the message (read receipts on).",
+  "message.edited":
+    "A message was edited (iMessage or WhatsApp), a contact's or the account's own through the API; the stored message holds the new text.",
+  "message.failed": "An outbound message failed for good; its error says why.",
+  "message.reaction":
+    "A contact reacted to one of the account's messages (a tapback or an emoji), or removed a reaction (removed: true).",
+  "conversation.typing": "A contact started or stopped typing (typing: true or false).",
+  "conversation.renamed": "A group chat's title changed (title null: removed).",
+} as const satisfies Record<EventType, string>;
 
 // --- Payloads: exactly what a webhook receiver gets (spec section 6, SANDBOX.md section 5) ---
 
@@ -73,7 +89,7 @@ export const reactionPayload = z
     type: z.literal("message.reaction"),
     message_id: uuid,
     conversation_id: uuid,
-    reaction: z.string(),
+    reaction: reactionOutput,
     removed: z.boolean(),
     from: z.string(),
   })

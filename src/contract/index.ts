@@ -19,5 +19,6 @@ export * from "./fixture.js";
 export * from "./settings.js";
 export * from "./accounts.js";
 export * from "./activity.js";
+export * from "./reactions.js";
 export * from "./chaos.js";
 export * from "./snapshots.js";

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { isUuid } from "../lib/ids.js";
 import { attachmentResource } from "./attachments.js";
-import { channel, messageText, pageQuery, timestamp, uuid } from "./common.js";
+import { channel, messageText, pageQuery, timestamp, uuid, uuidReference } from "./common.js";
+import { reactionInput } from "./reactions.js";
 import { MESSAGE_STATUSES } from "./statuses.js";
 
 /** One member's receipt of an outbound group message: delivered and read per member. */
@@ -59,9 +60,7 @@ export const sendMessageBody = z.strictObject({
     .nullish()
     .meta({ description: "E.164 number or iMessage email; with from_handle unless conversation_id is set" }),
   from_handle: z.string().max(40).nullish().meta({ description: "one of the account's numbers" }),
-  conversation_id: z
-    .string()
-    .max(64)
+  conversation_id: uuidReference
     .nullish()
     .meta({ description: "send into an existing thread; exclusive with to and from_handle" }),
   text: messageText(TEXT_MAX).nullish(),
@@ -86,10 +85,7 @@ export type SendMessageInput = z.input<typeof sendMessageBody>;
 
 /** POST /v1/messages/:id/react. The reaction rule itself (named or one emoji) is the domain's. */
 export const reactBody = z.strictObject({
-  reaction: z
-    .string()
-    .max(64, "must be one of love, like, dislike, laugh, emphasize, question or a single emoji")
-    .meta({ example: "love" }),
+  reaction: reactionInput.meta({ example: "love" }),
   remove: z.boolean().optional(),
 });
 
@@ -97,7 +93,7 @@ export const reactBody = z.strictObject({
 export const editBody = z.strictObject({ text: messageText(TEXT_MAX) });
 
 /** GET /v1/messages query. */
-export const listMessagesQuery = pageQuery.extend({ conversation_id: z.string().max(64).optional() });
+export const listMessagesQuery = pageQuery.extend({ conversation_id: uuidReference.optional() });
 /** GET /v1/messages query, as a client sends it. */
 export type ListMessagesQuery = z.input<typeof listMessagesQuery>;
 

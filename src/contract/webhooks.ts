@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { deliveryChaos } from "./chaos.js";
-import { pageQuery, timestamp, uuid } from "./common.js";
+import { pageQuery, timestamp, uuid, uuidReference } from "./common.js";
 import { EVENT_TYPES, isEventType, type EventType } from "./event-types.js";
 import { DELIVERY_STATUSES } from "./statuses.js";
 
@@ -39,7 +39,13 @@ export const deletedWebhook = z.object({ id: uuid, deleted: z.literal(true) });
 const secretField = z.string().min(16, "must be 16-200 characters").max(200, "must be 16-200 characters");
 
 const eventsField = z
-  .array(z.string().max(64))
+  // The names are checked below, one message per unknown name; the document lists them.
+  .array(
+    z
+      .string()
+      .max(64)
+      .meta({ enum: [...EVENT_TYPES] }),
+  )
   .min(1, "must name at least one event (omit it to subscribe to every event)")
   .max(100)
   .superRefine((names, check) => {
@@ -128,13 +134,13 @@ export type Delivery = z.output<typeof delivery>;
 
 /** GET /sandbox/v1/deliveries query. */
 export const listDeliveriesQuery = pageQuery.extend({
-  webhook_id: z.string().max(64).optional(),
+  webhook_id: uuidReference.optional(),
   status: z.enum(DELIVERY_STATUSES).optional(),
-  event_id: z.string().max(64).optional(),
+  event_id: uuidReference.optional(),
 });
 /** GET /sandbox/v1/deliveries/stream query. */
 export const streamDeliveriesQuery = z.object({
-  webhook_id: z.string().max(64).optional().meta({ description: "only this endpoint's deliveries" }),
+  webhook_id: uuidReference.optional().meta({ description: "only this endpoint's deliveries" }),
 });
 
 /** Filters of the delivery list, as a client sends them. */

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { isUuid } from "../lib/ids.js";
 import { groupTitle } from "./chats.js";
-import { channel, messageText } from "./common.js";
+import { channel, messageText, uuidReference } from "./common.js";
+import { reactionInput } from "./reactions.js";
 
 /** The traits of a contact that decide routing (SANDBOX.md section 3). */
 export const contactTraits = z.object({
@@ -60,16 +61,16 @@ export const inboundBody = z.strictObject({
     .max(30, "a group has at most 32 members: from, to and 30 others")
     .optional()
     .meta({ description: "a new group: every participant other than from and to" }),
-  group: z.string().max(64).optional().meta({ description: "an existing group: one of its conversations' id" }),
+  group: uuidReference.optional().meta({ description: "an existing group: one of its conversations' id" }),
 });
 /** A contact's message to one of the account's numbers. */
 export type InboundInput = z.input<typeof inboundBody>;
 
 /** POST /sandbox/v1/simulate/reaction. */
 export const simulateReactionBody = z.strictObject({
-  message_id: z.string().max(64),
+  message_id: uuidReference,
   from: handleField,
-  reaction: z.string().max(64, "must be one of love, like, dislike, laugh, emphasize, question or a single emoji"),
+  reaction: reactionInput,
   remove: z.boolean().optional(),
 });
 /** A contact's reaction. */
@@ -79,14 +80,14 @@ export type SimulateReactionInput = z.input<typeof simulateReactionBody>;
 export const simulateTypingBody = z.strictObject({
   from: handleField,
   to: z.string().max(40).optional(),
-  conversation_id: z.string().max(64).optional(),
+  conversation_id: uuidReference.optional(),
   typing: z.boolean().optional(),
 });
 /** A contact starts or stops typing. */
 export type SimulateTypingInput = z.input<typeof simulateTypingBody>;
 
 /** POST /sandbox/v1/simulate/edit. */
-export const simulateEditBody = z.strictObject({ message_id: z.string().max(64), text });
+export const simulateEditBody = z.strictObject({ message_id: uuidReference, text });
 /** A contact edits their own message. */
 export type SimulateEditInput = z.input<typeof simulateEditBody>;
 
@@ -97,7 +98,7 @@ export const simulateFailBody = z
 
 /** POST /sandbox/v1/simulate/rename: a member renames a group (null removes the title). */
 export const simulateRenameBody = z.strictObject({
-  conversation_id: z.string().max(64),
+  conversation_id: uuidReference,
   title: groupTitle.nullable(),
   from: handleField
     .optional()
@@ -108,7 +109,7 @@ export type SimulateRenameInput = z.input<typeof simulateRenameBody>;
 
 /** POST /sandbox/v1/simulate/participants: a member adds or removes someone (a member may remove itself: it leaves). */
 export const simulateParticipantsBody = z.strictObject({
-  conversation_id: z.string().max(64),
+  conversation_id: uuidReference,
   action: z.enum(["add", "remove"]),
   handle: handleField,
   from: handleField,

@@ -1,11 +1,13 @@
 import { errorBody } from "../contract/common.js";
 import { toJsonSchema, type JsonSchema, type Schema } from "../contract/json-schema.js";
+import { TAG_DESCRIPTIONS, type TagName } from "./openapi-tags.js";
+import { webhooksSection } from "./openapi-webhooks.js";
 import type { ResponseDoc, Route, RouteDoc } from "./route.js";
 
 /**
- * The OpenAPI 3.1 document of a host (SANDBOX.md section 1, `/openapi.json`), generated from its
+ * The OpenAPI 3.1 document of a host (`/openapi.json`, `msgctl openapi`), generated from its
  * route table: every schema in it is a contract schema the domain validates with or answers to,
- * converted by zod. Nothing is written by hand beside the routes.
+ * converted by zod. Nothing is written by hand beside the routes and the webhooks (openapi-webhooks.ts).
  */
 
 /** Which host a document describes. */
@@ -92,10 +94,14 @@ function rewriteRefs(value: unknown): unknown {
   return value;
 }
 
+/**
+ * An operation's id: its method and path as one identifier (`getV1MessagesId`, `getOpenapiJson`),
+ * letters and digits only, as every code generator accepts.
+ */
 const operationId = (route: Route) =>
   route.method.toLowerCase() +
   route.path
-    .split(/[/:-]/)
+    .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
     .map((part) => part[0]?.toUpperCase() + part.slice(1))
     .join("");
@@ -253,17 +259,24 @@ export function openApiDocument(
     const path = route.path.replace(/:([A-Za-z_]+)/g, "{$1}");
     (paths[path] ??= {})[route.method.toLowerCase()] = operation(route, host, components);
   }
+  // Only the messaging host sends webhooks (spec section 6, rule 7).
+  const webhooks =
+    host === "messaging" ? webhooksSection((schema) => convert(schema, "output", components)) : undefined;
+  const tags: TagName[] = [...new Set(routes.map((route) => route.doc.tag))];
+  if (webhooks) tags.push("Webhook events");
   return {
     openapi: "3.1.0",
     info: {
       title: meta.title,
       version: options.version,
       description: `${meta.description} Every GET operation also answers HEAD: its status and headers, no body.`,
+      license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: options.serverUrl ?? `http://127.0.0.1:${meta.port}` }],
     security: [{ [meta.scheme]: [] }],
-    tags: [...new Set(routes.map((route) => route.doc.tag))].map((name) => ({ name })),
+    tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     paths,
+    ...(webhooks ? { webhooks } : {}),
     components: {
       schemas: components,
       securitySchemes: { [meta.scheme]: { type: "http", scheme: "bearer", description: meta.keyDescription } },

@@ -4,6 +4,7 @@ import type { Schema } from "../contract/json-schema.js";
 import type { Account } from "../domain/accounts/index.js";
 import type { DomainContext } from "../domain/core/index.js";
 import type { SandboxControl } from "../domain/control/index.js";
+import type { TagName } from "./openapi-tags.js";
 
 /** The HTTP methods routes use. */
 export type Method = "GET" | "HEAD" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -51,8 +52,8 @@ export interface ResponseDoc {
 export interface RouteDoc {
   summary: string;
   description?: string;
-  /** The group it is listed under. */
-  tag: string;
+  /** The group it is listed under (each has its description in openapi-tags.ts). */
+  tag: TagName;
   /** The JSON request body. */
   body?: Schema;
   /** The body may be left out (the document marks a body required otherwise). */

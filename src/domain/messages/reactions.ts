@@ -1,12 +1,13 @@
+import { EMOJI_PATTERN, NAMED_REACTIONS, REACTION_RULE } from "../../contract/reactions.js";
 import { invalidRequest } from "../../lib/app-error.js";
 import { INPUT_LIMITS } from "../../lib/bounded-input.js";
 import { graphemeCount } from "../../lib/graphemes.js";
 
-/** The named reactions (tapbacks) of spec 4.3. */
-export const NAMED_REACTIONS = ["love", "like", "dislike", "laugh", "emphasize", "question"] as const;
+/** The named reactions (tapbacks) of spec 4.3, defined by the contract. */
+export { NAMED_REACTIONS };
 
 // A pictograph, a flag (regional indicator pair) or a keycap (digit + U+20E3).
-const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u;
+const EMOJI = new RegExp(EMOJI_PATTERN, "u");
 
 /** True for a named reaction or exactly one emoji (one grapheme cluster that is an emoji). */
 export function isValidReaction(value: string): boolean {
@@ -18,6 +19,5 @@ export function isValidReaction(value: string): boolean {
 
 /** Throws 400 invalid_request naming `field` unless the value is a valid reaction (spec 4.3). */
 export function requireReaction(value: string, field = "reaction"): void {
-  if (!isValidReaction(value))
-    throw invalidRequest(`${field}: must be one of ${NAMED_REACTIONS.join(", ")} or a single emoji`);
+  if (!isValidReaction(value)) throw invalidRequest(`${field}: ${REACTION_RULE}`);
 }

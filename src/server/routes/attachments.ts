@@ -20,11 +20,11 @@ import {
   signedUrlQuery,
   uploadedAttachments,
 } from "../../contract/attachments.js";
-import { ok, type ApiRequest, type Route } from "../route.js";
+import { ok, type ApiRequest, type Route, type RouteDoc } from "../route.js";
 
 const TAG = "Attachments";
 const id = { id: "the attachment's id" };
-const downloadDoc = (summary: string) => ({
+const downloadDoc = (summary: string): RouteDoc => ({
   tag: TAG,
   summary,
   description:

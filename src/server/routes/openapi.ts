@@ -2,7 +2,7 @@ import { openApiDocument, type HostName } from "../openapi.js";
 import type { Route } from "../route.js";
 
 /**
- * GET /openapi.json on a host (SANDBOX.md section 1): that host's OpenAPI document, no key
+ * GET /openapi.json on a host: that host's OpenAPI document, no key
  * needed, with the host's own address as its server. `routes` is read when first asked.
  */
 export function openApiRoute(host: HostName, routes: () => readonly Route[], version: string): Route {
