@@ -99,3 +99,23 @@ describe("settings kept in the database", () => {
     }
   });
 });
+
+describe("settings in a snapshot", () => {
+  it("a restore brings back the settings the snapshot was saved with, and the sandbox follows them", async () => {
+    const sb = await startSandbox();
+    try {
+      await sb.settings.update({ send_latency_ms: 1000, media_cap_bytes: { sms: 500 } });
+      await sb.snapshot("slow");
+      await sb.settings.update({ send_latency_ms: 5, media_cap_bytes: { sms: 2_000_000 } });
+      await sb.restore("slow");
+      expect(await sb.settings.get()).toMatchObject({ send_latency_ms: 1000, media_cap_bytes: { sms: 500 } });
+      const { message } = await sb.client.messages.send({ from_handle: FROM, to: TO, text: "restored" });
+      await sb.clock.advance(999);
+      expect((await sb.client.messages.get(message.id)).status).toBe("queued");
+      await sb.clock.advance(1);
+      expect((await sb.client.messages.get(message.id)).status).toBe("sent");
+    } finally {
+      await sb.stop();
+    }
+  });
+});
