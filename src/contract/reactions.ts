@@ -16,8 +16,9 @@ export const EMOJI_PATTERN = "\\p{Extended_Pictographic}|\\p{Regional_Indicator}
  */
 const reactionRule = {
   anyOf: [
-    { enum: [...NAMED_REACTIONS], description: "a named reaction (tapback)" },
-    { pattern: EMOJI_PATTERN, description: "exactly one emoji (one grapheme cluster)" },
+    // Each branch typed too: a generator reading one without a type makes the field `unknown`.
+    { type: "string", enum: [...NAMED_REACTIONS], description: "a named reaction (tapback)" },
+    { type: "string", pattern: EMOJI_PATTERN, description: "exactly one emoji (one grapheme cluster)" },
   ],
 };
 

@@ -204,7 +204,9 @@ function errorResponse(status: number, codes: Record<string, string> | undefined
         .map(([code, when]) => `${code}: ${when}`)
         .join("; ")
     : (ERROR_TEXT[status] ?? "an error");
-  const schema = codes ? { allOf: [error, { properties: { error: { enum: Object.keys(codes) } } }] } : error;
+  const schema = codes
+    ? { allOf: [error, { properties: { error: { type: "string", enum: Object.keys(codes) } } }] }
+    : error;
   const headers: Record<string, JsonSchema> = { "X-Request-Id": { $ref: "#/components/headers/RequestId" } };
   if (status === 429)
     headers["Retry-After"] = { description: "seconds to wait before trying again", schema: { type: "integer" } };
