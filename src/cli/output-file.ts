@@ -24,7 +24,7 @@ const WRITE_FAILURES: Record<string, string> = {
 };
 
 /** The usage error for `path` (given as `flag`) that `error` says cannot be written. */
-function cannotWrite(path: string, flag: string | undefined, error: unknown): UsageError {
+export function cannotWrite(path: string, flag: string | undefined, error: unknown): UsageError {
   const code = (error as NodeJS.ErrnoException).code ?? "";
   return new UsageError(
     `${flag ? `${flag} ` : ""}${path}: cannot write there (${WRITE_FAILURES[code] ?? (code || (error as Error).message)})`,

@@ -11,6 +11,7 @@ import { registerOtpCommands } from "./registrars/otp.js";
 import { registerSandboxCommands } from "./registrars/sandbox.js";
 import { registerSettingsCommands } from "./registrars/settings.js";
 import { registerSimulateCommands } from "./registrars/simulate.js";
+import { registerSnapshotCommands } from "./registrars/snapshot.js";
 import { registerToolCommands } from "./registrars/tools.js";
 import { registerWaitCommands } from "./registrars/wait.js";
 import { registerWebhookCommands } from "./registrars/webhooks.js";
@@ -48,6 +49,7 @@ export function createProgram(version: string) {
   registerSandboxCommands(program);
   registerClockCommands(program);
   registerSettingsCommands(program);
+  registerSnapshotCommands(program);
   registerAccountCommands(program);
   registerToolCommands(program);
   registerMessageCommands(program);

@@ -31,7 +31,13 @@ const OWN_ERRORS: Record<string, string> = {
 };
 // AppErrors about starting a sandbox keep their code; any other AppError reaching the CLI is
 // its input refused by a shared rule (a bad duration, a bad phone number): a usage error.
-const OWN_APP_ERRORS = new Set(["database_locked", "sandbox_running", "port_in_use", "invalid_fixture"]);
+const OWN_APP_ERRORS = new Set([
+  "database_locked",
+  "sandbox_running",
+  "port_in_use",
+  "invalid_fixture",
+  "invalid_snapshot",
+]);
 
 /** Commander's message without its own "error: " in front. */
 const commanderMessage = (error: CommanderError) =>

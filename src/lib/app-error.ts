@@ -30,7 +30,8 @@ export type ErrorCode =
   | "database_locked"
   | "sandbox_running"
   | "port_in_use"
-  | "invalid_fixture";
+  | "invalid_fixture"
+  | "invalid_snapshot";
 
 /** The one error the domain throws; the HTTP edge turns it into `{ error, message, request_id }`. */
 export class AppError extends Error {

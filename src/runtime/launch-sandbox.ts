@@ -26,7 +26,7 @@ import {
   type SandboxControl,
 } from "../domain/control/index.js";
 import { closeWebhookConnections } from "../domain/webhooks/index.js";
-import { invalidRequest, isAppError } from "../lib/app-error.js";
+import { AppError, invalidRequest, isAppError } from "../lib/app-error.js";
 import { CLOCK_MODES, type ClockMode } from "../lib/clock.js";
 import { parseAllowedHosts } from "../lib/host-names.js";
 import { cryptoIds, type IdSource } from "../lib/ids.js";
@@ -199,7 +199,10 @@ export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandb
       await (await snapshots.openFile(restore)).release();
     } catch (error) {
       lock?.release();
-      throw error instanceof SnapshotFileProblem ? invalidRequest(`${restore} ${error.message}`) : error;
+      // Its own code, as a bad fixture has: what to fix is that file, not a flag.
+      throw error instanceof SnapshotFileProblem
+        ? new AppError("invalid_snapshot", 400, `${restore} ${error.message}`)
+        : error;
     }
   }
 

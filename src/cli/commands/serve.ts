@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { Chalk } from "chalk";
 import { AppError, isAppError } from "../../lib/app-error.js";
 import type { ClockMode } from "../../lib/clock.js";
@@ -24,6 +24,8 @@ export interface ServeOptions {
   allowedHosts?: string;
   db: string;
   fixture?: string;
+  /** `--restore FILE`: start from an exported snapshot (a --fixture given with it is ignored). */
+  restore?: string;
   clock: ClockMode;
   strictUrls?: boolean;
   /** `--chaos SEED[:PROFILE]`: seeded chaos from the start. */
@@ -151,10 +153,15 @@ async function serveUntilStopped(options: ServeOptions, out: Output, stop: StopR
   const mode = validate(options);
   const level = logLevelOf(options.logLevel);
   if (options.stateFile) await refuseRunningSandbox(options.stateDir);
+  // A snapshot to start from replaces whatever the fixture would seed: the fixture is not read.
+  const fixture = options.restore === undefined ? options.fixture : undefined;
+  if (options.restore !== undefined && options.fixture !== undefined) {
+    out.note(`note: --fixture ${options.fixture} is ignored: the sandbox starts from the snapshot ${options.restore}`);
+  }
   // The fixture is validated here too, so that its errors are told apart: `invalid_fixture`.
-  if (options.fixture !== undefined) {
+  if (fixture !== undefined) {
     try {
-      loadFixtureFile(options.fixture);
+      loadFixtureFile(fixture);
     } catch (error) {
       if (isAppError(error)) throw new AppError("invalid_fixture", 400, error.message);
       throw error;
@@ -177,7 +184,10 @@ async function serveUntilStopped(options: ServeOptions, out: Output, stop: StopR
   try {
     sandbox = await launchSandbox({
       db: options.db === ":memory:" ? ":memory:" : resolve(options.db),
-      fixture: options.fixture,
+      fixture,
+      restore: options.restore,
+      // Beside the state file; with --no-state-file, `snapshots/` beside the database file.
+      snapshots: options.stateFile ? join(resolve(options.stateDir), "snapshots") : undefined,
       clock: mode,
       host: options.host,
       allowedHosts: splitHostList(options.allowedHosts ?? ""),

@@ -27,6 +27,10 @@ export function registerSandboxCommands(program: Command): void {
     )
     .option("--db <path>", "SQLite database file, or :memory:", DEFAULT_DB)
     .option("--fixture <path>", "fixture that seeds an empty database (default: the shipped one)")
+    .option(
+      "--restore <file>",
+      "start from an exported snapshot (`msgctl snapshot export`) instead of the database's state or a fixture",
+    )
     .addOption(
       new Option("--clock <mode>", "real: time follows the wall clock; manual: time moves only with `clock advance`")
         .choices(CLOCK_MODES)

@@ -69,14 +69,27 @@ export interface CheckedSnapshot {
   upgrade: boolean;
 }
 
+/** Why a snapshot file cannot be read, in a few words. */
+const UNREADABLE: Record<string, string> = {
+  ENOENT: "does not exist",
+  EISDIR: "is a directory, not a snapshot file",
+  EACCES: "cannot be read (permission denied)",
+  EPERM: "cannot be read (permission denied)",
+};
+
 /** The header fields: SQLite's magic, then `user_version` (offset 60) and `application_id` (offset 68). */
 function readHeader(path: string): { format: number; applicationId: number } | undefined {
   const header = Buffer.alloc(100);
-  const fd = openSync(path, "r");
   try {
-    if (readSync(fd, header, 0, 100, 0) < 100) return undefined;
-  } finally {
-    closeSync(fd);
+    const fd = openSync(path, "r");
+    try {
+      if (readSync(fd, header, 0, 100, 0) < 100) return undefined;
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    throw new SnapshotFileProblem(UNREADABLE[code] ?? `cannot be read (${(error as Error).message})`);
   }
   if (header.toString("latin1", 0, 16) !== SQLITE_MAGIC) return undefined;
   return { format: header.readInt32BE(60), applicationId: header.readInt32BE(68) };
