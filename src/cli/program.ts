@@ -5,6 +5,7 @@ import { registerAttachmentCommands } from "./registrars/attachments.js";
 import { registerChaosCommands } from "./registrars/chaos.js";
 import { registerChatCommands } from "./registrars/chats.js";
 import { registerClockCommands } from "./registrars/clock.js";
+import { registerCompletionCommands } from "./registrars/completion.js";
 import { registerContactCommands } from "./registrars/contacts.js";
 import { registerMessageCommands } from "./registrars/messages.js";
 import { registerOtpCommands } from "./registrars/otp.js";
@@ -61,5 +62,6 @@ export function createProgram(version: string) {
   registerChaosCommands(program);
   registerOtpCommands(program);
   registerWaitCommands(program);
+  registerCompletionCommands(program);
   return program;
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import * as choices from "../../src/cli/choices.js";
-import { channel, contactTraits, FAULT_NAMES, sendMessageBody, whatsappApi } from "../../src/contract/index.js";
+import {
+  channel,
+  contactTraits,
+  EVENT_TYPES,
+  FAULT_NAMES,
+  sendMessageBody,
+  whatsappApi,
+} from "../../src/contract/index.js";
 
 /**
  * The CLI names its flags' values in plain lists (no zod at start-up): each must be the
@@ -13,6 +20,7 @@ describe("the CLI's choices are the contract's values", () => {
     ["MEDIA_QUALITIES", choices.MEDIA_QUALITIES, sendMessageBody.shape.media_quality.unwrap().unwrap().options],
     ["FAULT_NAMES", choices.FAULT_NAMES, FAULT_NAMES],
     ["WHATSAPP_APIS", choices.WHATSAPP_APIS, whatsappApi.options],
+    ["EVENT_NAMES", choices.EVENT_NAMES, EVENT_TYPES],
   ])("%s", (_name, cli, contract) => {
     expect([...cli]).toEqual([...contract]);
   });

@@ -1,6 +1,7 @@
-import { Option, type Command } from "@commander-js/extra-typings";
+import { Argument, Option, type Command } from "@commander-js/extra-typings";
 import { action } from "../action.js";
-import { HOSTS } from "../choices.js";
+import { EVENT_NAMES, HOSTS } from "../choices.js";
+import { completes } from "../completion-hints.js";
 import { DEFAULT_OPENAPI_HOST } from "../defaults.js";
 
 /** `msgctl openapi` and `trigger`: what the API looks like, and its events on demand. */
@@ -12,7 +13,9 @@ export function registerToolCommands(program: Command): void {
     .action(action(() => import("../commands/openapi.js"), "openapi"));
 
   program
-    .command("trigger [event]")
+    .command("trigger")
+    // Not `.choices()`: trigger's own check names the events it can cause.
+    .addArgument(completes(new Argument("[event]"), { values: EVENT_NAMES }))
     .description("run the real actions that cause EVENT and print what they created (--list names them)")
     .option("--list", "name every event trigger can cause")
     .action(action(() => import("../commands/trigger.js"), "trigger"));

@@ -1,6 +1,7 @@
-import { Option, type Command } from "@commander-js/extra-typings";
+import { Argument, Option, type Command } from "@commander-js/extra-typings";
 import { action } from "../action.js";
-import { CHALLENGE_STATUSES, MESSAGE_STATUSES } from "../choices.js";
+import { CHALLENGE_STATUSES, EVENT_NAMES, MESSAGE_STATUSES } from "../choices.js";
+import { completes } from "../completion-hints.js";
 import { DEFAULT_WAIT_TIMEOUT } from "../defaults.js";
 import { collect } from "../flag-parsers.js";
 
@@ -8,7 +9,8 @@ import { collect } from "../flag-parsers.js";
 export function registerWaitCommands(program: Command): void {
   const wait = program.command("wait").description("block until something is true (exit 1 at the timeout)");
   wait
-    .command("event <type>")
+    .command("event")
+    .addArgument(completes(new Argument("<type>"), { values: EVENT_NAMES }))
     .description("wait for an event of TYPE, optionally with payload fields equal to values")
     .option("--match <key=value>", "payload field that must equal value (repeatable; dotted paths)", collect)
     .option("--delivered", "until its first attempt to every subscribed endpoint has finished, not only until emitted")

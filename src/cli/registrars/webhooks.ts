@@ -1,10 +1,15 @@
-import type { Command } from "@commander-js/extra-typings";
+import { Option, type Command } from "@commander-js/extra-typings";
 import { action } from "../action.js";
-import { DELIVERY_STATUSES } from "../choices.js";
+import { DELIVERY_STATUSES, EVENT_NAMES } from "../choices.js";
+import { completes } from "../completion-hints.js";
 import { DEFAULT_PAGE_SIZE, DEFAULT_SIGNATURE_TOLERANCE_S } from "../defaults.js";
 import { wholeNumber } from "../flag-parsers.js";
 
 /** `msgctl webhooks …`: endpoints, deliveries, live events and signature checks. */
+/** `--events a,b`: event names, completed one after another. */
+const eventsOption = (description: string) =>
+  completes(new Option("--events <names>", description), { values: EVENT_NAMES, commaSeparated: true });
+
 export function registerWebhookCommands(program: Command): void {
   const commands = () => import("../commands/webhooks.js");
   const live = () => import("../commands/webhooks-live.js");
@@ -16,7 +21,7 @@ export function registerWebhookCommands(program: Command): void {
     .command("create")
     .description("create an endpoint (POST /v1/webhooks); prints its signing secret")
     .requiredOption("--url <url>", "public http(s) URL (loopback too, unless the sandbox runs with --strict-urls)")
-    .option("--events <names>", "comma-separated event names (default: every event)")
+    .addOption(eventsOption("comma-separated event names (default: every event)"))
     .option("--secret <secret>", "your own signing secret, 16-200 characters (default: a generated whsec_…)")
     .option("--idempotency-key <key>", "repeat-safe creation: the same key returns the same endpoint")
     .action(action(commands, "webhooksCreate"));
@@ -32,7 +37,7 @@ export function registerWebhookCommands(program: Command): void {
     .command("update <id>")
     .description("change an endpoint's url, events, secret, or pause/resume it")
     .option("--url <url>", "new URL")
-    .option("--events <names>", "replace the subscription (comma-separated event names)")
+    .addOption(eventsOption("replace the subscription (comma-separated event names)"))
     .option("--secret <secret>", "new signing secret, 16-200 characters")
     .option("--enable", "resume deliveries (events from now on)")
     .option("--disable", "pause: no deliveries; pending retries are abandoned")
@@ -53,7 +58,12 @@ export function registerWebhookCommands(program: Command): void {
     .description("deliveries and their attempts, newest first")
     .option("--webhook <id>", "only this endpoint's")
     // Not `.choices()`: the sandbox judges the status, and a wrong one is its 400 (exit 1), as scripts expect.
-    .option("--status <status>", `${DELIVERY_STATUSES.slice(0, -1).join(", ")} or ${DELIVERY_STATUSES.at(-1)}`)
+    .addOption(
+      completes(
+        new Option("--status <status>", `${DELIVERY_STATUSES.slice(0, -1).join(", ")} or ${DELIVERY_STATUSES.at(-1)}`),
+        { values: DELIVERY_STATUSES },
+      ),
+    )
     .option("--event <id>", "only this event's")
     .option("--limit <n>", "how many (1-100)", wholeNumber, DEFAULT_PAGE_SIZE)
     .option("--before <time>", "only deliveries created before this time (the `More:` hint's value)")
@@ -68,14 +78,14 @@ export function registerWebhookCommands(program: Command): void {
   webhooks
     .command("tail")
     .description("stream every event as it is emitted, until interrupted")
-    .option("--events <names>", "only these event names (comma-separated)")
+    .addOption(eventsOption("only these event names (comma-separated)"))
     .action(action(live, "webhooksTail"));
 
   webhooks
     .command("listen")
     .description("create an endpoint for URL, print each delivery to it live, delete it on exit")
     .requiredOption("--forward-to <url>", "where deliveries go, e.g. http://localhost:3000/webhooks")
-    .option("--events <names>", "only these event names (comma-separated)")
+    .addOption(eventsOption("only these event names (comma-separated)"))
     .action(action(live, "webhooksListen"));
 
   webhooks
