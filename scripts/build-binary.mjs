@@ -4,7 +4,8 @@
 // the shipped fixture and the inspector's page ride along as assets (src/runtime/single-binary.ts loads them).
 //
 //   npm run build:binary            → dist/bin/msgctl
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   copyFileSync,
   chmodSync,
@@ -19,6 +20,7 @@ import {
 import { createRequire, Module } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
+import { buildCommit } from "./build-info.mjs";
 import { buildInspector } from "./build-inspector.mjs";
 import { parsedDefaultFixture } from "./default-fixture.mjs";
 import { trainCodeCache } from "./train-code-cache.mjs";
@@ -49,6 +51,25 @@ function dependencyClosure(names) {
   };
   names.forEach(visit);
   return found;
+}
+
+/**
+ * Runs a build step and prints only what matters: nothing when it succeeds, except lines that are
+ * not known noise; everything when it fails. The noise: postject's ELF parser warns
+ * "Can't find string offset for section name '.note.100'" about each note section of node's
+ * binary that has no name (a dozen of them); it injects the blob correctly all the same.
+ */
+function quietly(command, args) {
+  const run = spawnSync(command, args, { encoding: "utf8" });
+  const noise =
+    /Can't find string offset for section name|^Wrote single executable preparation blob|^Injecting|^Start injection|^💉|^\s*$/;
+  const output = `${run.stdout ?? ""}${run.stderr ?? ""}`;
+  if (run.status !== 0) {
+    process.stderr.write(output);
+    throw new Error(`${[command, ...args].join(" ")} failed (${run.error?.message ?? `exit ${run.status}`})`);
+  }
+  const rest = output.split("\n").filter((line) => !noise.test(line));
+  if (rest.length > 0) process.stderr.write(`${rest.join("\n")}\n`);
 }
 
 /** Every file under a folder, with paths relative to `base`. */
@@ -109,6 +130,7 @@ await build({
   define: {
     "import.meta.url": "__msgctlImportMetaUrl",
     __MSGCTL_VERSION__: JSON.stringify(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version),
+    __MSGCTL_COMMIT__: JSON.stringify(buildCommit()),
     __MSGCTL_DEFAULT_FIXTURE__: JSON.stringify(await parsedDefaultFixture()),
   },
   banner: { js: "const __msgctlImportMetaUrl = require('node:url').pathToFileURL(process.execPath).href;" },
@@ -148,6 +170,11 @@ const assets = {
   "packages.bin": packCarried(),
   ...Object.fromEntries(inspectorFiles.map((name) => [`inspector/${name}`, join(ROOT, "dist/inspector", name)])),
 };
+// The native parts' folder in the user's cache is named by their hash (src/runtime/native-cache.ts).
+const nativeHash = createHash("sha256");
+for (const name of ["better_sqlite3.node", "packages.bin"]) nativeHash.update(readFileSync(assets[name]));
+writeFileSync(join(WORK, "native-id"), nativeHash.digest("hex").slice(0, 16));
+assets["native-id"] = join(WORK, "native-id");
 trainCodeCache(assets["app.js"], join(WORK, "app.cache"), assets);
 assets["app.cache"] = join(WORK, "app.cache");
 writeFileSync(
@@ -163,7 +190,7 @@ writeFileSync(
     2,
   ),
 );
-execFileSync(process.execPath, ["--experimental-sea-config", join(WORK, "sea-config.json")], { stdio: "inherit" });
+quietly(process.execPath, ["--experimental-sea-config", join(WORK, "sea-config.json")]);
 
 // --- 3. A copy of node with the blob injected ---
 const target = join(OUT, "msgctl");
@@ -176,16 +203,12 @@ try {
 } catch {
   // strip is optional
 }
-execFileSync(
-  process.execPath,
-  [
-    require.resolve("postject/dist/cli.js"),
-    target,
-    "NODE_SEA_BLOB",
-    join(WORK, "sea-prep.blob"),
-    "--sentinel-fuse",
-    "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2",
-  ],
-  { stdio: ["ignore", "ignore", "inherit"] },
-);
+quietly(process.execPath, [
+  require.resolve("postject/dist/cli.js"),
+  target,
+  "NODE_SEA_BLOB",
+  join(WORK, "sea-prep.blob"),
+  "--sentinel-fuse",
+  "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2",
+]);
 console.log(`${target} (${(statSync(target).size / 1024 / 1024).toFixed(0)} MB)`);

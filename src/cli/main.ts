@@ -1,5 +1,5 @@
 import type { CommandUnknownOpts as Command } from "@commander-js/extra-typings";
-import { packageVersion } from "../runtime/version.js";
+import { versionLine } from "../runtime/version.js";
 import { exitAfterFlush, exitQuietlyOnBrokenPipe } from "./exit.js";
 import { createProgram } from "./program.js";
 import { EXIT, reportError } from "./report-error.js";
@@ -31,7 +31,7 @@ export async function run(argv: string[]): Promise<void> {
   const crash = (error: unknown) => process.exit(reportError(error, { json }));
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);
-  const program = createProgram(packageVersion());
+  const program = createProgram(versionLine());
   if (json) silenceCommander(program);
   // `serve` takes SIGINT and SIGTERM over from the entry script (commands/serve.ts); every other
   // command leaves them their default action.

@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { WorkerSqlite } from "../store/engine/index.js";
+import { withNativeDir } from "./native-cache.js";
 
 /**
  * What the single binary (Node's Single Executable Applications, `npm run build:binary`) carries
@@ -48,25 +47,26 @@ export function binaryAsset(name: string): Buffer | undefined {
   }
 }
 
-/** Where extracted native parts live: one folder per content hash, so a new binary never reuses an old one. */
-function cacheRoot(): string {
-  const base = process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), ".cache") : tmpdir());
-  return join(base, "msgctl", "native");
+/**
+ * The name of this binary's folder in the native cache (runtime/native-cache.ts): a hash of the
+ * native parts it carries, computed at build time (the `native-id` asset).
+ */
+function nativeId(): string {
+  return binaryAsset("native-id")?.toString("utf8").trim() || "unversioned";
 }
 
-/** Writes `bytes` once under the cache, keyed by their hash; returns the file's path. */
-function extractOnce(name: string, bytes: Buffer): string {
-  const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
-  const dir = join(cacheRoot(), hash);
-  const path = join(dir, name);
-  if (!existsSync(path)) {
-    mkdirSync(dir, { recursive: true });
-    // Written beside, then renamed: two binaries starting at once never load a half-written file.
-    const partial = `${path}.${process.pid}.partial`;
-    writeFileSync(partial, bytes, { mode: 0o755 });
-    renameSync(partial, path);
-  }
-  return path;
+/** Writes `bytes` once into this build's cache folder; `load` gets the file's path. */
+function withExtracted<T>(name: string, bytes: Buffer, load: (path: string) => T): T {
+  return withNativeDir(nativeId(), (dir) => {
+    const path = join(dir, name);
+    if (!existsSync(path)) {
+      // Written beside, then renamed: two binaries starting at once never load a half-written file.
+      const partial = `${path}.${process.pid}.partial`;
+      writeFileSync(partial, bytes, { mode: 0o755 });
+      renameSync(partial, path);
+    }
+    return load(path);
+  });
 }
 
 /**
@@ -77,9 +77,11 @@ function extractOnce(name: string, bytes: Buffer): string {
 export function sqliteAddon(): object | undefined {
   const bytes = binaryAsset("better_sqlite3.node");
   if (!bytes) return undefined;
-  const module = { exports: {} as object };
-  process.dlopen(module, extractOnce("better_sqlite3.node", bytes));
-  return module.exports;
+  return withExtracted("better_sqlite3.node", bytes, (path) => {
+    const module = { exports: {} as object };
+    process.dlopen(module, path);
+    return module.exports;
+  });
 }
 
 /**
@@ -92,7 +94,10 @@ export function binaryWorkerSqlite(): WorkerSqlite | undefined {
   const source = binaryAsset("better-sqlite3.cjs");
   const addon = binaryAsset("better_sqlite3.node");
   if (!source || !addon) return undefined;
-  return { source: source.toString("utf8"), nativeBinding: extractOnce("better_sqlite3.node", addon) };
+  return {
+    source: source.toString("utf8"),
+    nativeBinding: withExtracted("better_sqlite3.node", addon, (path) => path),
+  };
 }
 
 /**
@@ -105,18 +110,18 @@ export function binaryWorkerSqlite(): WorkerSqlite | undefined {
 export function requireCarried(name: string): unknown {
   const archive = binaryAsset("packages.bin");
   if (!archive) throw new Error(`${name} is not carried by this binary`);
-  const root = extractArchive(archive);
-  return createRequire(join(root, "node_modules", "index.js"))(name);
+  return withNativeDir(nativeId(), (dir) =>
+    createRequire(join(extractArchive(archive, dir), "node_modules", "index.js"))(name),
+  );
 }
 
 /**
- * Unpacks `packages.bin` (built by scripts/build-binary.mjs): a 4-byte length, a JSON index of
- * `{ path, size, mode }`, then the files' bytes in index order. Done once per content hash; a
- * `.complete` marker written last says a folder is whole.
+ * Unpacks `packages.bin` (built by scripts/build-binary.mjs) into `dir`/packages: a 4-byte length,
+ * a JSON index of `{ path, size, mode }`, then the files' bytes in index order. Done once per
+ * build; a `.complete` marker written last says the folder is whole.
  */
-function extractArchive(archive: Buffer): string {
-  const hash = createHash("sha256").update(archive).digest("hex").slice(0, 16);
-  const root = join(cacheRoot(), hash);
+function extractArchive(archive: Buffer, dir: string): string {
+  const root = join(dir, "packages");
   if (existsSync(join(root, ".complete"))) return root;
   const indexLength = archive.readUInt32BE(0);
   const index = JSON.parse(archive.subarray(4, 4 + indexLength).toString("utf8")) as {
