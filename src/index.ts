@@ -8,6 +8,17 @@ export {
 } from "./runtime/start-sandbox.js";
 export { createClient, type MsgctlClient } from "./client/client.js";
 export type { NewAccount } from "./client/accounts.js";
+export type { UploadProgress, UploadSource } from "./client/attachments.js";
+export type {
+  DeliveryListOptions,
+  MessageListOptions,
+  OtpTextListOptions,
+  PageOptions,
+  DeliveryQuery,
+  ListMessagesQuery,
+  OtpTextsQuery,
+  PageQuery,
+} from "./client/list-options.js";
 export { createAccount, type IsolatedAccount } from "./client/isolated-account.js";
 export { ApiError, ConnectionError, type ClientOptions } from "./client/http.js";
 /** What `startSandbox` throws for a bad option or fixture: `code` (`invalid_request`), `status`, `message`. */

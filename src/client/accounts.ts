@@ -1,4 +1,4 @@
-import type { AccountView, CreateAccountInput } from "../contract/index.js";
+import type { AccountView, CreateAccountInput } from "../contract/types.js";
 import type { HttpClient } from "./http.js";
 
 /** An account just made, with both its keys (shown this once). */

@@ -1,4 +1,4 @@
-import type { AttachmentResource, PresignInput, PresignResult } from "../contract/index.js";
+import type { AttachmentResource, PresignInput, PresignResult } from "../contract/types.js";
 import type { HttpClient } from "./http.js";
 import { formDataOf, multipartBody, type UploadProgress, type UploadSource } from "./multipart-body.js";
 

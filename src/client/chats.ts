@@ -1,5 +1,6 @@
-import type { ChatResource, CreateChatInput, Page, PageQuery } from "../contract/index.js";
+import type { ChatResource, CreateChatInput, Page } from "../contract/types.js";
 import type { HttpClient } from "./http.js";
+import { pageQuery, type PageOptions } from "./list-options.js";
 
 const at = (id: string) => `/v1/chats/${encodeURIComponent(id)}`;
 
@@ -9,8 +10,10 @@ export function chatsClient(http: HttpClient) {
     (await http.request<ChatResource>("messaging", method, path, { body })).data;
   return {
     /** One page of chats, newest activity first. */
-    async list(query: PageQuery = {}): Promise<Page<ChatResource>> {
-      const response = await http.request<ChatResource[]>("messaging", "GET", "/v1/chats", { query: { ...query } });
+    async list(options: PageOptions = {}): Promise<Page<ChatResource>> {
+      const response = await http.request<ChatResource[]>("messaging", "GET", "/v1/chats", {
+        query: pageQuery(options),
+      });
       return { data: response.data, hasMore: response.hasMore ?? false };
     },
     /** GET /v1/chats/:id. */

@@ -1,4 +1,4 @@
-import type { AccountView, ClockView, EventType, EventView, FixtureInput, SettleResult } from "../contract/index.js";
+import type { AccountView, ClockView, EventType, EventView, FixtureInput, SettleResult } from "../contract/types.js";
 import type { HttpClient } from "./http.js";
 
 /** A duration as the control API reads it: milliseconds become `"250ms"`. */

@@ -1,4 +1,4 @@
-import type { Delivery } from "../contract/index.js";
+import type { Delivery } from "../contract/types.js";
 
 /**
  * True once a delivery's first attempt has finished (acknowledged, failed, timed out or dropped)

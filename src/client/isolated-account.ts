@@ -1,4 +1,4 @@
-import type { CreateAccountInput } from "../contract/index.js";
+import type { CreateAccountInput } from "../contract/types.js";
 import { accountsClient, type NewAccount } from "./accounts.js";
 import { createClient, type MsgctlClient } from "./client.js";
 import type { ClientOptions } from "./http.js";

@@ -1,18 +1,15 @@
-import type {
-  HandleAvailability,
-  ListMessagesQuery,
-  MessageResource,
-  Page,
-  SendMessageInput,
-} from "../contract/index.js";
+import type { HandleAvailability, MessageResource, Page, SendMessageInput } from "../contract/types.js";
 import type { HttpClient } from "./http.js";
+import { pageQuery, type MessageListOptions } from "./list-options.js";
 
 const path = (id: string) => `/v1/messages/${encodeURIComponent(id)}`;
 
 /** Messages (spec 4.3). */
 export function messagesClient(http: HttpClient) {
-  const list = async (query: ListMessagesQuery = {}): Promise<Page<MessageResource>> => {
-    const response = await http.request<MessageResource[]>("messaging", "GET", "/v1/messages", { query: { ...query } });
+  const list = async (options: MessageListOptions = {}): Promise<Page<MessageResource>> => {
+    const response = await http.request<MessageResource[]>("messaging", "GET", "/v1/messages", {
+      query: { ...pageQuery(options), conversation_id: options.conversationId ?? options.conversation_id },
+    });
     return { data: response.data, hasMore: response.hasMore ?? false };
   };
   const action = async (id: string, name: string, body?: unknown) =>
@@ -33,10 +30,10 @@ export function messagesClient(http: HttpClient) {
     /** One page, newest first. */
     list,
     /** Every message, newest first, following `before` from page to page. */
-    async *all(query: Omit<ListMessagesQuery, "before"> = {}): AsyncGenerator<MessageResource> {
+    async *all(options: Omit<MessageListOptions, "before"> = {}): AsyncGenerator<MessageResource> {
       let before: string | undefined;
       for (;;) {
-        const page = await list({ ...query, before });
+        const page = await list({ ...options, before });
         yield* page.data;
         if (!page.hasMore || page.data.length === 0) return;
         before = page.data.at(-1)?.created_at;

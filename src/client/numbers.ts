@@ -1,4 +1,4 @@
-import type { NumberResource } from "../contract/index.js";
+import type { NumberResource } from "../contract/types.js";
 import type { HttpClient } from "./http.js";
 
 /** GET /v1/numbers. */

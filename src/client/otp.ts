@@ -7,10 +7,10 @@ import type {
   OtpText,
   OtpTextInput,
   OtpTextResult,
-  OtpTextsQuery,
   Page,
-} from "../contract/index.js";
+} from "../contract/types.js";
 import type { HttpClient } from "./http.js";
+import { pageQuery, type OtpTextListOptions } from "./list-options.js";
 
 const at = (id: string) => `/v1/challenges/${encodeURIComponent(id)}`;
 
@@ -42,8 +42,10 @@ export function otpClient(http: HttpClient) {
     sendText: async (input: OtpTextInput) =>
       (await http.request<OtpTextResult>("otp", "POST", "/sandbox/v1/otp/texts", { body: input })).data,
     /** The OTP numbers' threads with the phones this account challenged: texts and replies, newest first. */
-    async texts(query: OtpTextsQuery = {}): Promise<Page<OtpText>> {
-      const response = await http.request<OtpText[]>("otp", "GET", "/sandbox/v1/otp/texts", { query: { ...query } });
+    async texts(options: OtpTextListOptions = {}): Promise<Page<OtpText>> {
+      const response = await http.request<OtpText[]>("otp", "GET", "/sandbox/v1/otp/texts", {
+        query: { ...pageQuery(options), phone: options.phone },
+      });
       return { data: response.data, hasMore: response.hasMore ?? false };
     },
     /** Switches the simulated outage on (every OTP `/v1` path answers 503), or off. */

@@ -1,4 +1,4 @@
-import type { EventType, EventView, MessageResource, NumberResource } from "../contract/index.js";
+import type { EventType, EventView, MessageResource, NumberResource } from "../contract/types.js";
 import type { MsgctlClient } from "./client.js";
 
 /**

@@ -2,14 +2,13 @@ import type {
   CreatedWebhook,
   CreateWebhookInput,
   Delivery,
-  DeliveryQuery,
-  PageQuery,
   RetryLadder,
   UpdateWebhookInput,
   WebhookResource,
   WebhookWithSecret,
-} from "../contract/index.js";
+} from "../contract/types.js";
 import type { HttpClient } from "./http.js";
+import { pageQuery, type DeliveryListOptions, type PageOptions } from "./list-options.js";
 
 const at = (id: string) => `/v1/webhooks/${encodeURIComponent(id)}`;
 
@@ -28,9 +27,9 @@ export function webhooksClient(http: HttpClient) {
       return { webhook: response.data, replayed: response.status === 200 };
     },
     /** GET /v1/webhooks: newest first. */
-    list: async (options: PageQuery = {}) => {
+    list: async (options: PageOptions = {}) => {
       const response = await http.request<WebhookResource[]>("messaging", "GET", "/v1/webhooks", {
-        query: { ...options },
+        query: pageQuery(options),
       });
       return { data: response.data, hasMore: response.hasMore ?? false };
     },
@@ -45,10 +44,15 @@ export function webhooksClient(http: HttpClient) {
     /** DELETE /v1/webhooks/:id. */
     delete: async (id: string) =>
       (await http.request<{ id: string; deleted: true }>("messaging", "DELETE", at(id))).data,
-    /** GET /sandbox/v1/deliveries: newest first. */
-    deliveries: async (query: DeliveryQuery = {}) => {
+    /** GET /sandbox/v1/deliveries: newest first, filtered by endpoint, event or status. */
+    deliveries: async (options: DeliveryListOptions = {}) => {
       const response = await http.request<Delivery[]>("messaging", "GET", "/sandbox/v1/deliveries", {
-        query: { ...query },
+        query: {
+          ...pageQuery(options),
+          webhook_id: options.webhookId ?? options.webhook_id,
+          event_id: options.eventId ?? options.event_id,
+          status: options.status,
+        },
       });
       return { data: response.data, hasMore: response.hasMore ?? false };
     },

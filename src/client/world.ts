@@ -13,7 +13,7 @@ import type {
   SimulateReactionInput,
   SimulateRenameInput,
   SimulateTypingInput,
-} from "../contract/index.js";
+} from "../contract/types.js";
 import type { HttpClient } from "./http.js";
 
 /** Contacts of the simulated world (control API). */

@@ -126,10 +126,23 @@ export const eventPayloads = {
   "message.reaction": reactionPayload,
   "conversation.typing": typingPayload,
   "conversation.renamed": renamedPayload,
-} satisfies Record<EventType, z.ZodType>;
+} satisfies { [K in EventType]: z.ZodType<EventPayloads[K]> };
+
+/** Every event's payload by event name. */
+export interface EventPayloads {
+  "message.received": z.output<typeof receivedPayload>;
+  "message.sent": z.output<typeof sentPayload>;
+  "message.delivered": z.output<typeof deliveredPayload>;
+  "message.read": z.output<typeof readPayload>;
+  "message.edited": z.output<typeof editedPayload>;
+  "message.failed": z.output<typeof failedPayload>;
+  "message.reaction": z.output<typeof reactionPayload>;
+  "conversation.typing": z.output<typeof typingPayload>;
+  "conversation.renamed": z.output<typeof renamedPayload>;
+}
 
 /** The payload of an event of type `T`: what webhook receivers get. */
-export type EventPayload<T extends EventType = EventType> = { [K in T]: z.output<(typeof eventPayloads)[K]> }[T];
+export type EventPayload<T extends EventType = EventType> = EventPayloads[T];
 
 /** An event as the control API shows it (tail, wait, the event stream, `events()`). */
 export interface EventView<T extends EventType = EventType> {

@@ -1,9 +1,8 @@
 /** The types of the wire contract, without the schemas: what the package's public API exports. */
-export type { Channel, Envelope, ErrorBody, ListEnvelope, Page, PageQuery } from "./common.js";
+export type { Channel, Envelope, ErrorBody, ListEnvelope, Page } from "./common.js";
 export type { FaultName, FaultSwitch, NumberFaults, NumberResource } from "./numbers.js";
 export type {
   HandleAvailability,
-  ListMessagesQuery,
   MessageResource,
   SendMessageInput,
 } from "./messages.js";
@@ -19,13 +18,12 @@ export type {
   PresignResult,
 } from "./attachments.js";
 export type { EventType } from "./event-types.js";
-export type { EventPayload, EventView } from "./events.js";
+export type { EventPayload, EventPayloads, EventView } from "./events.js";
 export type {
   CreatedWebhook,
   CreateWebhookInput,
   Delivery,
   DeliveryAttempt,
-  DeliveryQuery,
   RetryLadder,
   UpdateWebhookInput,
   WebhookResource,
@@ -50,7 +48,6 @@ export type {
   OtpText,
   OtpTextInput,
   OtpTextResult,
-  OtpTextsQuery,
   TextOutcome,
 } from "./otp.js";
 export type { AccountView, ClockView, SettleResult } from "./control.js";

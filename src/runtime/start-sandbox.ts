@@ -1,12 +1,17 @@
 import { createClient, type MsgctlClient } from "../client/client.js";
 import { firstAttemptFinished } from "../client/delivered.js";
-import type { EventType } from "../contract/event-types.js";
-import type { EventPayload, EventView } from "../contract/events.js";
-import type { ChaosInput } from "../contract/chaos.js";
-import type { AccountView, SettleResult } from "../contract/control.js";
-import type { RestoredSnapshot, SnapshotView } from "../contract/snapshots.js";
+import type {
+  AccountView,
+  ChaosInput,
+  EventPayload,
+  EventType,
+  EventView,
+  RestoredSnapshot,
+  SettingsOverrides,
+  SettleResult,
+  SnapshotView,
+} from "../contract/types.js";
 import { allAccounts } from "../domain/accounts/index.js";
-import type { SettingsOverrides } from "../contract/settings.js";
 import type { Fixture } from "../domain/control/index.js";
 import { listEvents, toEventView } from "../domain/core/index.js";
 import { listEventDeliveries } from "../domain/webhooks/index.js";
@@ -17,7 +22,7 @@ import { launchSandbox } from "./launch-sandbox.js";
 
 /** Options of `startSandbox`: all optional. */
 export interface StartSandboxOptions {
-  /** A fixture file path or object (SANDBOX.md section 2); default: the shipped fixture. */
+  /** A fixture file path or object (its format: docs/sandbox.md); default: the shipped fixture. */
   fixture?: string | object;
   /** `manual` (default: time moves only with `clock.advance`) or `real`. */
   clock?: "manual" | "real";
@@ -60,7 +65,9 @@ export type EventMatch<T extends EventType = EventType> =
 /** Options of `waitForEvent`. */
 export interface WaitForEventOptions<T extends EventType = EventType> {
   match?: EventMatch<T>;
-  /** Real time for the whole wait, delivery included (default 5,000). */
+  /** Real time for the whole wait, delivery included: milliseconds or a duration (`"10s"`); default 5 s. */
+  timeout?: number | string;
+  /** @deprecated Use `timeout`; this spelling is still read. */
   timeoutMs?: number;
   /** The account whose events count (default: the first). */
   account?: string;
@@ -236,8 +243,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     events: history,
     async waitForEvent<T extends EventType>(
       type: T,
-      { match, timeoutMs = 5_000, account, delivered = false }: WaitForEventOptions<T> = {},
+      { match, timeout, timeoutMs: legacyTimeout, account, delivered = false }: WaitForEventOptions<T> = {},
     ) {
+      const timeoutMs =
+        typeof timeout === "string" ? parseDuration(timeout, "timeout") : (timeout ?? legacyTimeout ?? 5_000);
       const wanted = matcher(match);
       const id = accountId(account);
       const isWanted = (event: EventView): event is EventView<T> =>

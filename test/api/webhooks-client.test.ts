@@ -57,7 +57,7 @@ describe("the typed client and the exported verifyWebhook, against real deliveri
       expect(result.ok).toBe(true);
     }
     expect(receiver.requests.map((r) => JSON.parse(r.body).type)).toEqual(events.map((e) => e.type));
-    const listed = await client.webhooks.deliveries({ webhook_id: webhook.id, status: "succeeded" });
+    const listed = await client.webhooks.deliveries({ webhookId: webhook.id, status: "succeeded" });
     expect(listed.data).toHaveLength(2);
     expect(await client.webhooks.delivery(listed.data[0]?.id ?? "")).toEqual(listed.data[0]);
     await expect.poll(() => seen.length).toBe(2);

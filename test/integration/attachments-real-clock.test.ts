@@ -37,7 +37,7 @@ describe("media on a real clock (SANDBOX.md section 4): transcoding runs in the 
       from_handle: "+14155550101",
       attachment_ids: [attachment!.id],
     });
-    await sandbox.waitForEvent("message.sent", { match: { message_id: message.id }, timeoutMs: 10_000 });
+    await sandbox.waitForEvent("message.sent", { match: { message_id: message.id }, timeout: 10_000 });
     const sent = await sandbox.client.messages.get(message.id);
     expect(sent.attachments[0]?.delivery).toMatchObject({ decision: "transcoded", transcoder: "sharp" });
     expect(sent.attachments[0]?.size_bytes).toBeLessThanOrEqual(30_000);

@@ -19,7 +19,7 @@ describe("messages on a real clock (SANDBOX.md section 4): progress follows wall
       from_handle: "+14155550101",
       text: "real time",
     });
-    const read = await sandbox.waitForEvent("message.read", { match: { message_id: message.id }, timeoutMs: 5_000 });
+    const read = await sandbox.waitForEvent("message.read", { match: { message_id: message.id }, timeout: "5s" });
     expect(read.payload).toMatchObject({ status: "read", channel: "imessage" });
     expect(
       sandbox

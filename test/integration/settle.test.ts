@@ -97,7 +97,7 @@ describe.each(["manual", "real"] as const)("sb.settle() on a %s clock", (clock) 
       await sb.client.webhooks.create({ url: app.url, events: ["message.received"] });
       await sb.simulate.inbound({ from: CONTACT, to: NUMBER, text: "fails" });
       const event = await sb.waitForEvent("message.received", { delivered: true });
-      const [delivery] = (await sb.client.webhooks.deliveries({ event_id: event.id })).data;
+      const [delivery] = (await sb.client.webhooks.deliveries({ eventId: event.id })).data;
       expect(delivery).toMatchObject({ status: "pending", attempts: [{ n: 1, status_code: 503 }] });
     });
 
@@ -112,7 +112,7 @@ describe.each(["manual", "real"] as const)("sb.settle() on a %s clock", (clock) 
       app.reply(() => "hang");
       await sb.client.webhooks.create({ url: app.url, events: ["message.received"] });
       await sb.simulate.inbound({ from: CONTACT, to: NUMBER, text: "hang on" });
-      await expect(sb.waitForEvent("message.received", { delivered: true, timeoutMs: 200 })).rejects.toThrow(
+      await expect(sb.waitForEvent("message.received", { delivered: true, timeout: 200 })).rejects.toThrow(
         /^The message\.received event [0-9a-f-]{36} was emitted, but not every first delivery attempt finished within 200 ms$/,
       );
     });

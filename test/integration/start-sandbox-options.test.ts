@@ -84,7 +84,7 @@ describe("startSandbox() options", () => {
     const sandbox = await startSandbox();
     const unknown = sandbox.waitForEvent("message.read", { account: "Nope" });
     await expect(unknown).rejects.toThrow(/No account named "Nope"/);
-    const pending = sandbox.waitForEvent("message.read", { timeoutMs: 60_000 });
+    const pending = sandbox.waitForEvent("message.read", { timeout: 60_000 });
     await sandbox.stop();
     await expect(pending).rejects.toThrow("No message.read event: the sandbox stopped");
   });

@@ -51,7 +51,7 @@ describe("startSandbox() for users' test suites (SANDBOX.md section 7)", () => {
   });
 
   it("rejects waitForEvent with a clear message at the timeout", async () => {
-    await expect(sandbox.waitForEvent("message.read", { timeoutMs: 10 })).rejects.toThrow(
+    await expect(sandbox.waitForEvent("message.read", { timeout: 10 })).rejects.toThrow(
       /No message.read event within 10 ms/,
     );
   });

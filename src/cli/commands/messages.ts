@@ -90,10 +90,10 @@ export async function messagesList(
   let hasMore = false;
   if (options.all) {
     messages = [];
-    for await (const m of client.messages.all({ conversation_id: options.conversation, limit: 100 })) messages.push(m);
+    for await (const m of client.messages.all({ conversationId: options.conversation, limit: 100 })) messages.push(m);
   } else {
     const page = await client.messages.list({
-      conversation_id: options.conversation,
+      conversationId: options.conversation,
       limit: options.limit,
       before: options.before,
     });

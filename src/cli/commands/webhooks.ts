@@ -180,9 +180,9 @@ export async function webhooksDeliveries(
 ): Promise<Delivery[]> {
   const webhooks = connect(options).webhooks;
   const filters = {
-    webhook_id: options.webhook,
+    webhookId: options.webhook,
     status: options.status as Delivery["status"] | undefined,
-    event_id: options.event,
+    eventId: options.event,
   };
   let deliveries: Delivery[] = [];
   let hasMore = false;

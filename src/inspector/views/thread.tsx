@@ -20,11 +20,11 @@ async function newestMessages(
   conversationId: string,
   floor: string | null,
 ): Promise<Page<MessageResource>> {
-  let page = await client.messages.list({ conversation_id: conversationId, limit: PAGE });
+  let page = await client.messages.list({ conversationId, limit: PAGE });
   const data = [...page.data];
   let oldest = data.at(-1);
   while (floor && page.hasMore && oldest && oldest.created_at > floor) {
-    page = await client.messages.list({ conversation_id: conversationId, limit: PAGE, before: oldest.created_at });
+    page = await client.messages.list({ conversationId, limit: PAGE, before: oldest.created_at });
     data.push(...page.data);
     oldest = data.at(-1);
   }
@@ -96,7 +96,7 @@ export function ThreadView({ client, chat }: { client: MsgctlClient; chat: ChatR
   const loadOlder = async () => {
     const oldest = messages[0];
     if (!oldest) return;
-    const page = await client.messages.list({ conversation_id: chat.id, limit: PAGE, before: oldest.created_at });
+    const page = await client.messages.list({ conversationId: chat.id, limit: PAGE, before: oldest.created_at });
     setOlder((current) => [...page.data, ...current]);
     if (!page.hasMore) setOlderDone(true);
   };

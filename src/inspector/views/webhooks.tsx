@@ -16,7 +16,7 @@ export function WebhooksView({ deliveryId }: { deliveryId: string | null }) {
   const [webhookId, setWebhookId] = useState<string>("");
   const webhooks = useLive(client ? () => client.webhooks.list({ limit: 100 }) : null, [client]);
   const deliveries = useLive(
-    client ? () => client.webhooks.deliveries({ limit: 50, webhook_id: webhookId || undefined }) : null,
+    client ? () => client.webhooks.deliveries({ limit: 50, webhookId: webhookId || undefined }) : null,
     [client, webhookId],
   );
   if (!client) return null;
