@@ -16,7 +16,7 @@ export const webhookResource = z
   })
   .meta({
     id: "Webhook",
-    description: "A webhook endpoint, never with its secret on reads (spec 4.4, SANDBOX.md section 5)",
+    description: "A webhook endpoint, never with its secret on reads (spec 4.4)",
   });
 /** A webhook endpoint as every read returns it. */
 export type WebhookResource = z.output<typeof webhookResource>;
@@ -127,7 +127,7 @@ export const delivery = z
   })
   .meta({
     id: "Delivery",
-    description: "One event's delivery to one endpoint, with every attempt (SANDBOX.md section 6)",
+    description: "One event's delivery to one endpoint, with every attempt",
   });
 /** A webhook delivery. */
 export type Delivery = z.output<typeof delivery>;

@@ -1,4 +1,4 @@
-/** Machine codes of every error the sandbox answers with (spec section 7, SANDBOX.md section 5). */
+/** Machine codes of every error the sandbox answers with (spec section 7, and the sandbox's own: docs/control-api.md). */
 export type ErrorCode =
   | "invalid_request"
   | "invalid_attachments"

@@ -69,7 +69,7 @@ export const controlWorldRoutes: Route[] = [
       tag: TAG,
       summary: "Switch a number's fault",
       description:
-        "offline, online, transient (count), rate-limited, relink-required; `off` clears (SANDBOX.md section 5, Faults).",
+        "offline, online, transient (count), rate-limited, relink-required; `off` clears it (docs/simulated-world.md).",
       params: number,
       body: faultBody,
       responses: { 200: { description: "the faults now", schema: numberFaults } },
