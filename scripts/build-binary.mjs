@@ -19,6 +19,7 @@ import {
 } from "node:fs";
 import { createRequire, Module } from "node:module";
 import { dirname, join, resolve } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { build } from "esbuild";
 import { buildCommit } from "./build-info.mjs";
 import { buildInspector } from "./build-inspector.mjs";
@@ -68,7 +69,8 @@ function quietly(command, args) {
     process.stderr.write(output);
     throw new Error(`${[command, ...args].join(" ")} failed (${run.error?.message ?? `exit ${run.status}`})`);
   }
-  const rest = output.split("\n").filter((line) => !noise.test(line));
+  // postject colours its lines even when they go to a pipe.
+  const rest = output.split("\n").filter((line) => !noise.test(stripVTControlCharacters(line)));
   if (rest.length > 0) process.stderr.write(`${rest.join("\n")}\n`);
 }
 

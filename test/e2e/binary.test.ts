@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -38,8 +38,27 @@ describe("the single binary", () => {
       )
     ).stdout;
 
+  const nativeRoot = join(env.XDG_CACHE_HOME, "msgctl/native");
+  /** Cache folders of other builds, made before the binary first runs. */
+  const otherBuilds = {
+    unused: "0000000000000001",
+    // Marked in use by a live process (this test's own): the binary must leave it.
+    inUse: "0000000000000002",
+    // Marked by a process that is gone: the mark counts for nothing.
+    deadMark: "0000000000000003",
+  };
+  let build: { status: number | null; stdout: string; stderr: string };
+
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(ROOT, "scripts/build-binary.mjs")], { cwd: ROOT, stdio: "ignore" });
+    build = spawnSync(process.execPath, [join(ROOT, "scripts/build-binary.mjs")], { cwd: ROOT, encoding: "utf8" });
+    expect(build.status, build.stderr).toBe(0);
+    for (const name of Object.values(otherBuilds)) {
+      mkdirSync(join(nativeRoot, name), { recursive: true });
+      writeFileSync(join(nativeRoot, name, "better_sqlite3.node"), "an older build");
+    }
+    writeFileSync(join(nativeRoot, otherBuilds.inUse, `.in-use.${process.pid}`), "");
+    const gone = spawnSync(process.execPath, ["-e", "console.log(process.pid)"], { encoding: "utf8" });
+    writeFileSync(join(nativeRoot, otherBuilds.deadMark, `.in-use.${gone.stdout.trim()}`), "");
     receiver = await startReceiver();
     serve = spawn(
       BINARY,
@@ -129,9 +148,52 @@ describe("the single binary", () => {
     }
   });
 
-  it("answers --version", () => {
-    expect(execFileSync(BINARY, ["--version"], { env, encoding: "utf8" }).trim()).toMatch(/^\d+\.\d+\.\d+/);
+  it("builds quietly: one line naming the binary, nothing on stderr", () => {
+    expect(build.stderr).toBe("");
+    expect(build.stdout.trim()).toMatch(/^\S+dist\/bin\/msgctl \(\d+ MB\)$/);
   });
+
+  it("answers --version with the version and the commit it was built from", () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    const commit = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
+    expect(execFileSync(BINARY, ["--version"], { env, encoding: "utf8" }).trim()).toMatch(
+      new RegExp(`^${version.replaceAll(".", "\\.")} \\(commit ${commit}(-dirty)?\\)$`),
+    );
+  });
+
+  it("keeps in its native cache only its own build's folder and those a running msgctl uses", () => {
+    const folders = readdirSync(nativeRoot).sort();
+    expect(folders).toHaveLength(2);
+    expect(folders).toContain(otherBuilds.inUse);
+    const own = folders.find((name) => name !== otherBuilds.inUse) ?? "";
+    expect(own).toMatch(/^[0-9a-f]{16}$/);
+    expect(existsSync(join(nativeRoot, own, "better_sqlite3.node"))).toBe(true);
+  });
+
+  it("packs a release: the tarball holds msgctl, README.md and LICENSE in one folder; its .sha256 checks", () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    const name = `msgctl-${version}-${process.platform}-${process.arch}`;
+    execFileSync(process.execPath, [join(ROOT, "scripts/release.mjs"), "--no-build"], { cwd: ROOT, stdio: "ignore" });
+    const dir = join(ROOT, "dist/release");
+    expect(readFileSync(join(dir, `${name}.tar.gz.sha256`), "utf8")).toMatch(
+      new RegExp(`^[0-9a-f]{64}  ${name}\\.tar\\.gz\\n$`),
+    );
+    expect(spawnSync("sha256sum", ["-c", `${name}.tar.gz.sha256`], { cwd: dir, encoding: "utf8" }).stdout).toBe(
+      `${name}.tar.gz: OK\n`,
+    );
+    const listing = execFileSync("tar", ["-tzvf", `${name}.tar.gz`], { cwd: dir, encoding: "utf8" });
+    const entries = listing.trim().split("\n");
+    expect(entries.map((line) => line.split(/\s+/).at(-1)).sort()).toEqual(
+      [`${name}/`, `${name}/LICENSE`, `${name}/README.md`, `${name}/msgctl`].sort(),
+    );
+    expect(entries.find((line) => line.endsWith(`${name}/msgctl`))).toMatch(/^-rwxr-xr-x/);
+    // The binary inside is the one built here and runs from where it is unpacked.
+    const unpacked = mkdtempSync(join(tmpdir(), "msgctl-release-"));
+    execFileSync("tar", ["-xzf", join(dir, `${name}.tar.gz`)], { cwd: unpacked });
+    expect(execFileSync(join(unpacked, name, "msgctl"), ["--version"], { env, encoding: "utf8" })).toMatch(
+      new RegExp(`^${version.replaceAll(".", "\\.")} \\(commit `),
+    );
+  }, 120_000);
 
   it("starts from the code cache trained at build time: V8 accepts it", () => {
     const run = spawnSync(BINARY, ["--version"], { env: { ...env, MSGCTL_CODE_CACHE: "report" }, encoding: "utf8" });
