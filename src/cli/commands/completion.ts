@@ -5,7 +5,6 @@ import { completionTree } from "../completion/tree.js";
 import { zshScript } from "../completion/zsh.js";
 import type { ConnectionFlags } from "../connection.js";
 import type { Output } from "../output.js";
-import { versionLine } from "../../runtime/version.js";
 
 /** The shells `msgctl completion` writes for. */
 export type CompletionShell = "bash" | "zsh" | "fish";
@@ -21,7 +20,8 @@ export async function completion(
   out: Output,
 ): Promise<void> {
   const tree = completionTree(program);
-  const version = versionLine();
+  // The version the program was made with (`--version`'s line): this command loads nothing of runtime/.
+  const version = program.version() ?? "";
   const script =
     shell === "bash"
       ? bashScript(tree, version)
