@@ -84,7 +84,7 @@ export const chaosLogEntry = z
 /** One decision of the chaos log. */
 export type ChaosLogEntry = z.output<typeof chaosLogEntry>;
 
-/** GET /sandbox/v1/chaos/log query. */
+/** GET /sandbox/v1/chaos/log query: decisions after an id, oldest first (or newest first), as the events' list. */
 export const chaosLogQuery = z.object({
   after: queryNumber(
     z.number({ message: "must be a whole number" }).int("must be a whole number").min(0).default(0),
@@ -97,6 +97,10 @@ export const chaosLogQuery = z.object({
       .max(100, "must be from 1 to 100")
       .default(100),
   ),
+  order: z
+    .enum(["asc", "desc"])
+    .default("asc")
+    .meta({ description: "asc: oldest first (to follow the log after an id); desc: newest first" }),
 });
 
 /** The `X-Msgctl-Chaos` values a delivery's `chaos` field takes. */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 
 /** The views of the page. */
-export type ViewName = "phones" | "events" | "webhooks" | "otp";
+export type ViewName = "phones" | "events" | "webhooks" | "otp" | "chaos";
 
 /** Where the page is: `#/<view>/<id>`, so a view and what it shows can be linked and reloaded. */
 export interface PageRoute {
@@ -9,7 +9,7 @@ export interface PageRoute {
   id: string | null;
 }
 
-const VIEWS: ViewName[] = ["phones", "events", "webhooks", "otp"];
+const VIEWS: ViewName[] = ["phones", "events", "webhooks", "otp", "chaos"];
 
 function parse(hash: string): PageRoute {
   const [view, id] = hash.replace(/^#\/?/, "").split("/");

@@ -179,11 +179,37 @@ describe("GET /sandbox/v1/chaos/log", () => {
     expect(rest.body.data.map((e: { id: number }) => e.id)).toEqual(all.slice(2).map((e) => e.id));
   });
 
-  it.each(["limit=0", "limit=101", "after=-1", "after=x"])("?%s is 400 invalid_request naming it", async (query) => {
-    const res = await t.api("GET", `/sandbox/v1/chaos/log?${query}`);
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ error: "invalid_request", message: expect.stringMatching(/^(limit|after): /) });
+  it("order=desc lists newest first: the newest page at once, then after an id", async () => {
+    await withDecisions();
+    const all = (await t.api("GET", "/sandbox/v1/chaos/log")).body.data as { id: number }[];
+    const newest = await t.api("GET", "/sandbox/v1/chaos/log?order=desc&limit=2");
+    expect(newest.body.data.map((e: { id: number }) => e.id)).toEqual(
+      all
+        .slice(-2)
+        .reverse()
+        .map((e) => e.id),
+    );
+    expect(newest.body.has_more).toBe(true);
+    const after = await t.api("GET", `/sandbox/v1/chaos/log?order=desc&after=${all[0]?.id}`);
+    expect(after.body.data.map((e: { id: number }) => e.id)).toEqual(
+      all
+        .slice(1)
+        .reverse()
+        .map((e) => e.id),
+    );
   });
+
+  it.each(["limit=0", "limit=101", "after=-1", "after=x", "order=newest"])(
+    "?%s is 400 invalid_request naming it",
+    async (query) => {
+      const res = await t.api("GET", `/sandbox/v1/chaos/log?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        error: "invalid_request",
+        message: expect.stringMatching(/^(limit|after|order): /),
+      });
+    },
+  );
 
   it("shows only the account's own decisions", async () => {
     await withDecisions();

@@ -1,9 +1,10 @@
 import type { ChalkInstance } from "chalk";
 import type { ChaosKind, ChaosLogEntry, ChaosProfileName, ChaosStatus } from "../../contract/index.js";
+import { CHAOS_KIND_WORDS, chaosWorkOf } from "../../client/chaos.js";
 import { seedOf } from "../chaos-seed.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { DEFAULT_PAGE_SIZE } from "../defaults.js";
-import { details, table, type Output } from "../output.js";
+import { table, type Output } from "../output.js";
 
 /** Options of `msgctl chaos on`. */
 export interface ChaosOnOptions {
@@ -21,16 +22,6 @@ export interface ChaosLogOptions {
   all?: boolean;
 }
 
-/** What each kind of chaos does, in the words of the profiles' table (docs/chaos.md). */
-const WHAT: Record<ChaosKind, string> = {
-  duplicate: "an event delivered twice to an endpoint (the copy 1-60 s later)",
-  reordered: "two consecutive first attempts to one endpoint swap order",
-  delayed: "a first attempt waits an extra 1-30 s",
-  send_error: "a send meets a transient error (retried by the retry policy)",
-  number_offline: "a number goes offline for 1-10 min before a send",
-  receipt_lost: "a receipt (delivered, read) never comes",
-};
-
 const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
 
 function showStatus(color: ChalkInstance, status: ChaosStatus): string[] {
@@ -46,7 +37,11 @@ function showStatus(color: ChalkInstance, status: ChaosStatus): string[] {
     ...table(
       color,
       ["KIND", "RATE", "WHAT"],
-      (Object.keys(WHAT) as ChaosKind[]).map((kind) => [kind, percent(rates[kind]), WHAT[kind]]),
+      (Object.keys(CHAOS_KIND_WORDS) as ChaosKind[]).map((kind) => [
+        kind,
+        percent(rates[kind]),
+        CHAOS_KIND_WORDS[kind],
+      ]),
     ).map((line) => `  ${line}`),
   ];
 }
@@ -82,17 +77,6 @@ export async function chaosOff(options: ConnectionFlags, out: Output): Promise<C
   return status;
 }
 
-/** What a decision concerns, in a few words: the event and endpoint, or the message. */
-function workOf(entry: ChaosLogEntry): string {
-  if (entry.event_number !== null) {
-    return `event #${entry.event_number} ${entry.event_type ?? ""} → endpoint #${entry.endpoint_number ?? "?"}`;
-  }
-  const message = `message #${entry.message_number ?? "?"}`;
-  if (entry.kind === "receipt_lost")
-    return `${message}: ${entry.receipt}${entry.member ? ` from ${entry.member}` : ""}`;
-  return entry.handle ? `${message} from ${entry.handle}` : message;
-}
-
 /**
  * `msgctl chaos log [--after ID] [--limit N] [--all]`: the account's chaos decisions, oldest
  * first, a page at a time with a `More: --after …` hint, or every page with `--all`.
@@ -118,7 +102,7 @@ export async function chaosLog(options: ConnectionFlags & ChaosLogOptions, out: 
     const lines = table(
       out.color,
       ["ID", "AT", "KIND", "WORK", "BY"],
-      list.map((e) => [e.id, e.at, e.kind, workOf(e), e.delay_ms === null ? "" : `${e.delay_ms} ms`]),
+      list.map((e) => [e.id, e.at, e.kind, chaosWorkOf(e), e.delay_ms === null ? "" : `${e.delay_ms} ms`]),
     );
     if (hasMore) lines.push(out.color.dim(`More: --after ${list.at(-1)?.id} (or --all)`));
     return lines;

@@ -61,13 +61,13 @@ function toEntry(row: ChaosLogRow): ChaosLogEntry {
   };
 }
 
-/** GET /sandbox/v1/chaos/log: the account's decisions after an id, oldest first. */
+/** GET /sandbox/v1/chaos/log: the account's decisions after an id, oldest first (or newest first). */
 export function listChaosDecisions(
   ctx: DomainContext,
   accountId: string,
   query: Record<string, string>,
 ): { data: ChaosLogEntry[]; hasMore: boolean } {
-  const { after, limit } = parseInput(chaosLogQuery, query, "query");
-  const rows = listChaosLog(ctx.db, accountId, after, limit + 1);
+  const { after, limit, order } = parseInput(chaosLogQuery, query, "query");
+  const rows = listChaosLog(ctx.db, accountId, after, limit + 1, order === "desc");
   return { data: rows.slice(0, limit).map(toEntry), hasMore: rows.length > limit };
 }

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { start, switchAccount, useInspector } from "../state.js";
 import { hrefOf, useRoute, type ViewName } from "../route.js";
+import { ChaosBadge, ChaosView } from "./chaos.js";
 import { ClockBar } from "./clock.js";
 import { EventsView } from "./events.js";
 import { OtpView } from "./otp.js";
@@ -15,6 +16,7 @@ const TABS: [ViewName, string][] = [
   ["events", "Events"],
   ["webhooks", "Webhooks"],
   ["otp", "OTP"],
+  ["chaos", "Chaos"],
 ];
 
 /** The page: a header that is always there (accounts, clock, views), and the view shown. */
@@ -53,6 +55,7 @@ export function App() {
           </select>
         </label>
         <ClockBar />
+        <ChaosBadge />
         <span
           class={`live ${inspector.connected ? "on" : "off"}`}
           role="status"
@@ -73,6 +76,7 @@ export function App() {
         {route.view === "events" && <EventsView />}
         {route.view === "webhooks" && <WebhooksView deliveryId={route.id} />}
         {route.view === "otp" && <OtpView />}
+        {route.view === "chaos" && <ChaosView />}
       </main>
     </div>
   );

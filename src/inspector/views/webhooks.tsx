@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Delivery, WebhookResource } from "../../contract/types.js";
+import { chaosHeaderOf } from "../../client/chaos.js";
 import type { MsgctlClient } from "../../client/client.js";
 import { dateTimeOf } from "../format.js";
 import { hrefOf } from "../route.js";
@@ -54,6 +55,11 @@ export function WebhooksView({ deliveryId }: { deliveryId: string | null }) {
                 <span class="attempts">
                   {delivery.attempts.length}/{ladder.data?.attempts ?? "…"}
                 </span>
+                {delivery.chaos && (
+                  <span class="badge chaos" title="Seeded chaos touched this delivery">
+                    {delivery.chaos}
+                  </span>
+                )}
               </a>
             </li>
           ))}
@@ -108,6 +114,7 @@ function DeliveryDetail({ client, id, ladder }: { client: MsgctlClient; id: stri
         {d.event_type} <span class={`badge ${d.status}`}>{d.status}</span>
       </h2>
       <ResendButton client={client} id={d.id} onDone={delivery.reload} />
+      {d.chaos && <p class="chaos-note">{CHAOS_NOTES[d.chaos]}</p>}
       {ladder.error && <p class="error">{ladder.error}</p>}
       {ladder.data && (
         <Ladder ladder={ladder.data} delivery={d} now={now} picked={shown?.n ?? null} onPick={setPicked} />
@@ -157,6 +164,12 @@ function DeliveryDetail({ client, id, ladder }: { client: MsgctlClient; id: stri
         </dd>
         <dt>X-Msgctl-Attempt</dt>
         <dd data-testid="attempt-header">{shown ? ladderRung(d, shown) : 1}</dd>
+        {shown && chaosHeaderOf(d, shown) && (
+          <>
+            <dt>X-Msgctl-Chaos</dt>
+            <dd data-testid="chaos-header">{chaosHeaderOf(d, shown)}</dd>
+          </>
+        )}
         {shown?.resend && (
           <>
             <dt>X-Msgctl-Resend</dt>
@@ -171,6 +184,14 @@ function DeliveryDetail({ client, id, ladder }: { client: MsgctlClient; id: stri
     </section>
   );
 }
+
+/** What seeded chaos did to a delivery, said over it. */
+const CHAOS_NOTES: Record<NonNullable<Delivery["chaos"]>, string> = {
+  duplicate: "Seeded chaos: a copy of its event, sent again 1-60 s after it (same X-Msgctl-Event-Id).",
+  reordered: "Seeded chaos: its first attempt swapped places with the next one to this endpoint.",
+  delayed:
+    "Seeded chaos: its first attempt was held back (an extra 1-30 s, or up to 30 s waiting in vain for one to swap with); later ones to this endpoint waited behind it.",
+};
 
 /**
  * The `X-Msgctl-Attempt` an attempt carried: its rung of the retry ladder, 1-8; a resend carries

@@ -36,14 +36,20 @@ export function insertChaosLog(db: Db, row: Omit<ChaosLogTable, "id">): void {
 }
 
 /** The account's log entries after `afterId`, oldest first, `limit` at most. */
-export function listChaosLog(db: Db, accountId: string, afterId: number, limit: number): ChaosLogRow[] {
+export function listChaosLog(
+  db: Db,
+  accountId: string,
+  afterId: number,
+  limit: number,
+  newestFirst = false,
+): ChaosLogRow[] {
   return db.all(
     db.q
       .selectFrom("chaos_log")
       .selectAll()
       .where("account_id", "=", accountId)
       .where("id", ">", afterId)
-      .orderBy("id")
+      .orderBy("id", newestFirst ? "desc" : "asc")
       .limit(limit),
   );
 }
