@@ -6,6 +6,8 @@ export interface ActivityHandlers {
   event(event: EventView): void;
   attempt(delivery: Delivery): void;
   changed(change: ActivityChange): void;
+  /** A snapshot replaced the whole sandbox: everything shown is out of date. */
+  restored(): void;
   /** The connection opened (true) or dropped (false). */
   connection(open: boolean): void;
 }
@@ -26,6 +28,7 @@ export function connectActivity(key: string, handlers: ActivityHandlers): () => 
       if (message.event === "event") handlers.event(data as EventView);
       else if (message.event === "attempt") handlers.attempt(data as Delivery);
       else if (message.event === "changed") handlers.changed(data as ActivityChange);
+      else if (message.event === "sandbox.restored") handlers.restored();
     },
   });
 

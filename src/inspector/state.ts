@@ -180,10 +180,40 @@ export async function switchAccount(account: AccountView): Promise<void> {
         typing: withoutExpired(state.typing, Date.parse(change.clock.now)),
       });
     },
+    restored() {
+      void restarted();
+    },
     connection(open) {
       // Back after a drop: what was missed is reloaded like any change.
       update(open ? { connected: true, revision: state.revision + 1 } : { connected: false });
     },
+  });
+}
+
+/**
+ * After a snapshot replaced the whole sandbox (this page's restore or anyone's): the accounts,
+ * the clock and the events are read again. The account shown stays if it is in the snapshot;
+ * else the first account whose key still works is shown; with none, the page asks for a key.
+ */
+export function restarted(): Promise<void> {
+  // Once at a time: the page's own restore and the stream's frame about it are one start-over.
+  restarting ??= startOver().finally(() => {
+    restarting = undefined;
+  });
+  return restarting;
+}
+let restarting: Promise<void> | undefined;
+
+async function startOver(): Promise<void> {
+  const keys = [state.account?.api_key, ...state.accounts.map((a) => a.api_key)];
+  for (const key of new Set(keys)) {
+    if (key && (await start(key)) === null) return;
+  }
+  disconnect?.();
+  update({
+    client: null,
+    account: null,
+    problem: "The restored sandbox has none of the keys this page had: paste one.",
   });
 }
 

@@ -6,6 +6,7 @@ import { ClockBar } from "./clock.js";
 import { EventsView } from "./events.js";
 import { OtpView } from "./otp.js";
 import { PhonesView } from "./phones.js";
+import { SnapshotsMenu } from "./snapshots.js";
 import { WebhooksView } from "./webhooks.js";
 
 /** The switcher's last choice: paste the key of an account whose key the sandbox no longer shows. */
@@ -56,6 +57,7 @@ export function App() {
         </label>
         <ClockBar />
         <ChaosBadge />
+        <SnapshotsMenu client={inspector.client} />
         <span
           class={`live ${inspector.connected ? "on" : "off"}`}
           role="status"
