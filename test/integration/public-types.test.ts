@@ -14,7 +14,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
 
 const CONSUMER = `
-import { createClient, EVENT_TYPES, startSandbox, verifyWebhook, type ChallengeResource, type EventType, type EventView, type MessageResource, type TextOutcome } from "msgctl";
+import { createClient, EVENT_TYPES, startSandbox, verifyWebhook, type ChaosLogEntry, type ChaosStatus, type ChallengeResource, type EventType, type EventView, type MessageResource, type TextOutcome } from "msgctl";
 
 const sandbox = await startSandbox({ clock: "manual" });
 const { message } = await sandbox.client.messages.send({ to: "+14155550191", from_handle: "+14155550101", text: "hi" });
@@ -47,9 +47,17 @@ const consumed: ChallengeResource = await sandbox.otp.consume(challenge.id);
 // @ts-expect-error a channel the service does not have
 await sandbox.otp.text(challenge.id, { channel: "fax" });
 
+// Seeded chaos: on at the start or later, its status and its log.
+const chaotic = await startSandbox({ chaos: { seed: 42, profile: "rough" } });
+const chaos: ChaosStatus = await chaotic.chaos.on({ seed: "ci-run-7" });
+const decisions: ChaosLogEntry[] = (await chaotic.chaos.log({ order: "desc", limit: 10 })).data;
+// @ts-expect-error a profile that does not exist
+await chaotic.chaos.on({ seed: 1, profile: "wild" });
+await chaotic.stop();
+
 await sandbox.clock.advance("1h");
 await sandbox.stop();
-export { status, readAt, hasMedia, isTyping, names, views, page, verified, outcome, replyText, consumed };
+export { status, readAt, hasMedia, isTyping, names, views, page, verified, outcome, replyText, consumed, chaos, decisions };
 `;
 
 describe("the package's public types (a consumer with skipLibCheck: false)", () => {
