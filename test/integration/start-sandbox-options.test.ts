@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -33,6 +33,21 @@ describe("startSandbox() options", () => {
   it("refuses unknown settings and values out of range (a typo changed nothing, silently)", async () => {
     await refused({ settings: { sendLatencyMs: -5000 } }, /^settings\.sendLatencyMs: must be at least 0$/);
     await refused({ settings: { sendLatencyMS: 5 } as object }, /^settings: Unrecognized key.*sendLatencyMS/);
+  });
+
+  it("refuses a chaos seed or profile it cannot use, naming chaos.seed or chaos.profile, before a database is made", async () => {
+    const db = join(mkdtempSync(join(tmpdir(), "msgctl-chaos-")), "sandbox.db");
+    await refused({ db, chaos: { seed: "" } }, /^chaos\.seed: must not be empty$/);
+    await refused(
+      { db, chaos: { seed: 1.5 } },
+      /^chaos\.seed: must be a string of 1-200 characters or a whole number$/,
+    );
+    await refused(
+      { db, chaos: { seed: 1, profile: "wild" as "mild" } },
+      /^chaos\.profile: must be one of "mild", "rough"$/,
+    );
+    await refused({ db, chaos: "42" as unknown as { seed: string } }, /^chaos: /);
+    expect(existsSync(db)).toBe(false);
   });
 
   it("names a database path it cannot open", async () => {
