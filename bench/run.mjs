@@ -4,12 +4,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { advanceToRead } from "./advance.mjs";
+import { cliCommand } from "./cli.mjs";
 import { ROOT } from "./common.mjs";
 import { advanceWithWebhook, realClockLatency } from "./delivery.mjs";
 import { startup, throughput } from "./send.mjs";
 import { stored } from "./stored.mjs";
 
 const BENCHMARKS = {
+  /** `msgctl clock --json` against a running sandbox vs bare `node -e 0`. Target ≤ 1.5×, peak ≤ 60 MB. */
+  cli: cliCommand,
   /** POST /v1/messages vs the floor (node:http + one prepared insert). Target ≥ 0.8×. */
   throughput: () => throughput(),
   /** serve to its first 200 vs bare node. */

@@ -1,5 +1,6 @@
 import { createClient, type MsgctlClient } from "../client/client.js";
 import type { HostName } from "../client/http.js";
+import { nodeFetch } from "./node-fetch.js";
 import { readStateFile, stateFilePath } from "./state-file.js";
 import { UsageError } from "./usage-error.js";
 import { DEFAULT_STATE_DIR } from "./defaults.js";
@@ -150,5 +151,5 @@ export function connect(flags: ConnectionFlags, host: HostName = "messaging"): M
     );
   }
   // Without a messaging URL the client refuses any call to that host ("No messaging URL configured").
-  return createClient({ ...connection, baseUrl: connection.baseUrl ?? "" });
+  return createClient({ ...connection, baseUrl: connection.baseUrl ?? "", fetch: nodeFetch });
 }

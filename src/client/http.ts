@@ -44,6 +44,17 @@ export async function bodyText(response: Response): Promise<string> {
   }
 }
 
+/** A JSON value built of plain objects and arrays: sent as JSON, never one of fetch's body types. */
+const isPlainData = (value: unknown) =>
+  Array.isArray(value) ||
+  (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype);
+
+/** One of fetch's own body types, sent as it is. */
+const isBodyObject = (value: unknown) =>
+  value instanceof FormData ||
+  (typeof Blob !== "undefined" && value instanceof Blob) ||
+  value instanceof ReadableStream;
+
 /** Where and how a client talks to a sandbox. */
 export interface ClientOptions {
   baseUrl: string;
@@ -76,7 +87,8 @@ export class HttpClient {
 
   constructor(options: ClientOptions) {
     this.#options = options;
-    this.#fetch = options.fetch ?? fetch;
+    // Read at the call, not here: in Node the global `fetch` loads undici the moment it is touched.
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
   }
 
   /** The base URL of a host. */
@@ -153,23 +165,22 @@ export class HttpClient {
     }
     const headers: Record<string, string> = { ...this.authorization(host), ...options.headers };
     let body: BodyInit | undefined;
-    if (options.body !== undefined) {
-      if (
-        options.body instanceof FormData ||
-        typeof options.body === "string" ||
-        options.body instanceof Uint8Array ||
-        (typeof Blob !== "undefined" && options.body instanceof Blob) ||
-        options.body instanceof ReadableStream
-      ) {
-        body = options.body as BodyInit;
-      } else {
-        body = JSON.stringify(options.body);
-        headers["content-type"] ??= "application/json";
-      }
+    let streamed = false;
+    const given = options.body;
+    // Text, bytes and plain data are told apart first: in Node, merely naming FormData or
+    // ReadableStream loads their implementation (undici for FormData; see the constructor).
+    if (typeof given === "string" || given instanceof Uint8Array) {
+      body = given as BodyInit;
+    } else if (given !== undefined && !isPlainData(given) && isBodyObject(given)) {
+      body = given as BodyInit;
+      streamed = given instanceof ReadableStream;
+    } else if (given !== undefined) {
+      body = JSON.stringify(given);
+      headers["content-type"] ??= "application/json";
     }
     // A streamed body (uploads) must say it is sent while the answer may already come.
     const init: RequestInit & { duplex?: "half" } = { method, headers, body, signal: options.signal };
-    if (body instanceof ReadableStream) init.duplex = "half";
+    if (streamed) init.duplex = "half";
     return this.fetchUrl(url.toString(), init);
   }
 
