@@ -6,7 +6,7 @@ import { EVENT_TYPES } from "./event-types.js";
 export * from "./chaos-names.js";
 
 /** A seed: any string of 1-200 characters, or a whole number (42 and "42" are the same seed). */
-export const chaosSeed = z
+const chaosSeed = z
   .union([z.string().min(1).max(200), z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)], {
     message: "must be a string of 1-200 characters or a whole number",
   })
@@ -21,7 +21,7 @@ export const chaosBody = z.strictObject({
 export type ChaosInput = z.input<typeof chaosBody>;
 
 /** The rate of each kind of chaos, per decision, as a fraction (0.05 is 5%). */
-export const chaosRates = z
+const chaosRates = z
   .object(
     Object.fromEntries(CHAOS_KINDS.map((kind) => [kind, z.number().min(0).max(1)])) as Record<
       (typeof CHAOS_KINDS)[number],

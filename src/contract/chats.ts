@@ -26,7 +26,7 @@ export type ChatResource = z.output<typeof chatResource>;
 export const listChatsQuery = pageQuery;
 
 /** Group title limit (spec section 8): 100 characters, counted as people see them (grapheme clusters). */
-export const TITLE_MAX = 100;
+const TITLE_MAX = 100;
 
 /**
  * A group title: 1 to 100 characters (bounded by code units first, so segmenting never sees a huge
@@ -47,7 +47,7 @@ export const groupTitle = z
   });
 
 /** Group addresses on create (spec section 8): 2 to 31 recipients. */
-export const GROUP_ADDRESSES = Object.freeze({ min: 2, max: 31 });
+const GROUP_ADDRESSES = Object.freeze({ min: 2, max: 31 });
 
 const addressesMessage = `must list ${GROUP_ADDRESSES.min} to ${GROUP_ADDRESSES.max} recipients`;
 

@@ -28,11 +28,6 @@ export const uuid = z.string().meta({ format: "uuid" });
  */
 export const uuidReference = z.string().max(64).meta({ format: "uuid" });
 
-/** An E.164 phone number, or an iMessage email address where the spec allows one. */
-export const handle = z
-  .string()
-  .meta({ description: "E.164 phone number or iMessage email address", example: "+14155550191" });
-
 /** A messaging channel. */
 export const channel = z.enum(["imessage", "sms", "whatsapp"]);
 /** A messaging channel. */

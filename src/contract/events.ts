@@ -22,7 +22,7 @@ export const EVENT_DESCRIPTIONS = {
 // --- Payloads: exactly what a webhook receiver gets (spec section 6, SANDBOX.md section 5) ---
 
 /** message.received (spec section 6, payload table). */
-export const receivedPayload = z
+const receivedPayload = z
   .object({
     type: z.literal("message.received"),
     conversation_id: uuid,
@@ -60,20 +60,18 @@ const lifecycleShape = {
 };
 
 /** message.sent. */
-export const sentPayload = z.object({ type: z.literal("message.sent"), ...lifecycleShape }).meta({ id: "MessageSent" });
+const sentPayload = z.object({ type: z.literal("message.sent"), ...lifecycleShape }).meta({ id: "MessageSent" });
 /** message.delivered. */
-export const deliveredPayload = z
+const deliveredPayload = z
   .object({ type: z.literal("message.delivered"), ...lifecycleShape })
   .meta({ id: "MessageDelivered" });
 /** message.read. */
-export const readPayload = z.object({ type: z.literal("message.read"), ...lifecycleShape }).meta({ id: "MessageRead" });
+const readPayload = z.object({ type: z.literal("message.read"), ...lifecycleShape }).meta({ id: "MessageRead" });
 /** message.failed (its `error` says why). */
-export const failedPayload = z
-  .object({ type: z.literal("message.failed"), ...lifecycleShape })
-  .meta({ id: "MessageFailed" });
+const failedPayload = z.object({ type: z.literal("message.failed"), ...lifecycleShape }).meta({ id: "MessageFailed" });
 
 /** message.edited (spec section 6, payload table). */
-export const editedPayload = z
+const editedPayload = z
   .object({
     type: z.literal("message.edited"),
     conversation_id: uuid,
@@ -84,7 +82,7 @@ export const editedPayload = z
   .meta({ id: "MessageEdited" });
 
 /** message.reaction: `message_id` is the message reacted to (SANDBOX.md section 5). */
-export const reactionPayload = z
+const reactionPayload = z
   .object({
     type: z.literal("message.reaction"),
     message_id: uuid,
@@ -96,7 +94,7 @@ export const reactionPayload = z
   .meta({ id: "MessageReaction" });
 
 /** conversation.typing. */
-export const typingPayload = z
+const typingPayload = z
   .object({
     type: z.literal("conversation.typing"),
     conversation_id: uuid,
@@ -106,7 +104,7 @@ export const typingPayload = z
   .meta({ id: "ConversationTyping" });
 
 /** conversation.renamed. */
-export const renamedPayload = z
+const renamedPayload = z
   .object({
     type: z.literal("conversation.renamed"),
     conversation_id: uuid,

@@ -64,7 +64,7 @@ export const messagingKey = keyOf("messaging", "sk_test_<letters, digits or _>")
 export const otpKey = keyOf("otp", "otp_live_<letters, digits or _>");
 
 /** One account of a fixture. */
-export const accountSchema = z
+const accountSchema = z
   .strictObject({
     name: accountName,
     app_name: z.string().min(1).max(100).optional(),

@@ -6,7 +6,7 @@ import { reactionInput } from "./reactions.js";
 import { MESSAGE_STATUSES } from "./statuses.js";
 
 /** One member's receipt of an outbound group message: delivered and read per member. */
-export const groupReceipt = z.object({
+const groupReceipt = z.object({
   handle: z.string(),
   delivered_at: timestamp
     .nullable()

@@ -20,7 +20,7 @@ export const createChallengeBody = z.strictObject({
 export type CreateChallengeInput = z.input<typeof createChallengeBody>;
 
 /** Where the user texts the code over iMessage or SMS (spec section 2). */
-export const sendTo = z.object({
+const sendTo = z.object({
   number: z.string().meta({ description: "the OTP number, E.164", example: "+14155550190" }),
   display: z.string().meta({ description: "the number formatted for people", example: "(415) 555-0190" }),
   sms_link: z
@@ -29,7 +29,7 @@ export const sendTo = z.object({
 });
 
 /** Where the user texts the code over WhatsApp (spec section 2). */
-export const whatsappTarget = z.object({
+const whatsappTarget = z.object({
   number: z.string().meta({ example: "+14155550189" }),
   display: z.string().meta({ example: "(415) 555-0189" }),
   link: z.string().meta({

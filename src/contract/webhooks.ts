@@ -92,7 +92,7 @@ export const listWebhooksQuery = pageQuery;
 // --- Deliveries (the control API) ---
 
 /** One attempt: `at` is the virtual instant it started, `duration_ms` real time. */
-export const deliveryAttempt = z
+const deliveryAttempt = z
   .object({
     n: z.number().int().min(1).meta({
       description: "The attempt's place among the delivery's attempts: 1-8 on the retry ladder, more only with resends",
