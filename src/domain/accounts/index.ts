@@ -1,4 +1,4 @@
 /** Accounts (spec section 5): keys of two kinds, what each key may see, accounts made from fixtures. */
 export { accountsWithKnownKeys, allAccounts, createAccount, type CreatedAccount, type NamedKeys } from "./accounts.js";
 export { authenticate, type Account, type KeyKind } from "./authenticate.js";
-export { createAccountOnDemand, deleteAccountOnDemand, NUMBER_POOL_AREA_CODES } from "./on-demand.js";
+export { createAccountOnDemand, deleteAccountOnDemand } from "./on-demand.js";

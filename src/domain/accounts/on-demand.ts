@@ -24,7 +24,7 @@ import { createAccount, type CreatedAccount } from "./accounts.js";
  * The pool numbers come from when a request names none: fictional numbers (555-0100 to 0199)
  * behind real area codes, the Bay Area's first. The fixture's 415 range is left to fixtures.
  */
-export const NUMBER_POOL_AREA_CODES = ["628", "650", "510", "925", "707", "408", "669", "209"] as const;
+const NUMBER_POOL_AREA_CODES = ["628", "650", "510", "925", "707", "408", "669", "209"] as const;
 
 /** Free pool numbers, in pool order. */
 function poolNumbers(ctx: DomainContext, count: number): string[] {

@@ -7,19 +7,10 @@ import type { DomainModule } from "../core/index.js";
 import { TRANSCODE_JOB } from "./media-caps.js";
 import { runTranscode } from "./transcode-job.js";
 
-export { attachInbound, claimAttachments, listMessageAttachments, type InboundMedia } from "./claims.js";
+export { attachInbound, claimAttachments, listMessageAttachments } from "./claims.js";
 export { copyAttachments } from "./copies.js";
-export { getAttachment, openDownload, type AttachmentDownload } from "./downloads.js";
-export {
-  capVerdict,
-  prepareMessageMedia,
-  type AttachmentHolder,
-  type CapVerdict,
-  type FollowUp,
-  type MediaPlan,
-  type MediaTerms,
-} from "./media-caps.js";
-export { DOWNLOAD_URL_LIFETIME_MS, UPLOAD_URL_LIFETIME_MS, type SignedQuery } from "./signing.js";
+export { getAttachment, openDownload } from "./downloads.js";
+export { capVerdict, prepareMessageMedia, type MediaTerms } from "./media-caps.js";
 export {
   MAX_FILES_PER_UPLOAD,
   presignUpload,
@@ -27,7 +18,6 @@ export {
   uploadAttachments,
   type UploadPart,
 } from "./uploads.js";
-export { toAttachment, type AttachmentResource } from "./views.js";
 
 /** What attachments plug in: the transcoding that runs before a send attempt goes on. */
 export const attachmentsModule: DomainModule = {

@@ -20,7 +20,7 @@ export interface MediaTerms {
 }
 
 /** The terms of a message's media on `channel`: the channel's cap (a setting) and the quality that applies. */
-export function termsOf(ctx: DomainContext, message: AttachmentHolder, channel: Channel): MediaTerms {
+function termsOf(ctx: DomainContext, message: AttachmentHolder, channel: Channel): MediaTerms {
   return {
     channel,
     quality: channel === "whatsapp" ? "fit" : message.media_quality,

@@ -4,9 +4,9 @@ import { readMeta, writeMeta } from "../../store/core/index.js";
 import { cacheOf, type DomainContext } from "../core/index.js";
 
 /** How long a download URL works (spec section 8: "about 1 hour"), on the sandbox clock. */
-export const DOWNLOAD_URL_LIFETIME_MS = 60 * 60 * 1000;
+const DOWNLOAD_URL_LIFETIME_MS = 60 * 60 * 1000;
 /** How long a presigned upload URL works, on the sandbox clock. */
-export const UPLOAD_URL_LIFETIME_MS = 15 * 60 * 1000;
+const UPLOAD_URL_LIFETIME_MS = 15 * 60 * 1000;
 
 const SECRET_KEY = "attachments.url_secret";
 

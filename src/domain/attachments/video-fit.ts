@@ -36,7 +36,7 @@ function lookUpOnPath(name: string): string | null {
  * The ffmpeg to use: the setting's path, or its command name looked up on PATH (none there: null,
  * the transcode is simulated); null when the setting says never to run one.
  */
-export function ffmpegFor(ctx: DomainContext): string | null {
+function ffmpegFor(ctx: DomainContext): string | null {
   const setting = ctx.settings.ffmpegPath;
   if (setting === null) return null;
   return /[\\/]/.test(setting) ? setting : lookUpOnPath(setting);

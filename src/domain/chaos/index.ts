@@ -7,11 +7,11 @@
 import type { DomainModule } from "../core/index.js";
 import { OUTAGE_END_JOB, runOutageEnd } from "./messages.js";
 
-export { decideDelivery, decideReceipt, decideSend, type DeliveryDecision, type SendDecision } from "./decisions.js";
-export { listChaosDecisions, recordChaos, type ChaosWork } from "./log.js";
-export { chaosAtSend, receiptLost, type SendAttemptWork } from "./messages.js";
-export { endpointNumberOf, messageNumber, numberEvent } from "./numbering.js";
-export { CHAOS_PROFILES, CHAOS_SPANS, SWAP_WAIT_MS } from "./profiles.js";
+export { decideDelivery, decideReceipt, decideSend, type DeliveryDecision } from "./decisions.js";
+export { listChaosDecisions, recordChaos } from "./log.js";
+export { chaosAtSend, receiptLost } from "./messages.js";
+export { endpointNumberOf, numberEvent } from "./numbering.js";
+export { CHAOS_PROFILES, SWAP_WAIT_MS } from "./profiles.js";
 export {
   activeChaos,
   chaosInput,

@@ -2,7 +2,7 @@ import { fixtureSchema, type Fixture } from "../../contract/fixture.js";
 import { AppError } from "../../lib/app-error.js";
 import { plainIssues } from "../../lib/validation.js";
 
-export type { Fixture, FixtureAccount } from "../../contract/fixture.js";
+export type { Fixture } from "../../contract/fixture.js";
 
 function formatPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>(

@@ -10,7 +10,7 @@ export const DEFAULT_SETTLE_TIMEOUT_MS = 10_000;
  * The longest a settle may wait: 5 minutes, under the 300 s an HTTP client such as undici (Node's
  * fetch) waits for an answer's headers by default.
  */
-export const MAX_SETTLE_TIMEOUT_MS = 300_000;
+const MAX_SETTLE_TIMEOUT_MS = 300_000;
 
 /** How many deliveries a settle_timeout names before "and N more". */
 const NAMED = 10;

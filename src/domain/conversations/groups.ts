@@ -78,10 +78,6 @@ export function accountNumbersAmong(
   });
 }
 
-/** True when one of the account's numbers can be a member of a group of this kind (it serves its channel). */
-export const numberServesGroup = (number: AccountNumber, kind: GroupKind) =>
-  number.channels.includes(GROUP_KINDS[kind].channel);
-
 /**
  * A member number's conversation in a group: each of the account's numbers in a group has its own
  * (same thread, different from_handle; spec 4.5). Created on first need with `lastMessageAt`

@@ -5,7 +5,7 @@
  */
 export { chatRemoteView, readOrTypingThread, setChatReadAt, setChatTyping } from "./read-and-typing.js";
 export { conversationForPath, getChat, listChats, threadChannel, toChat, type ChatResource } from "./chats.js";
-export { createGroupChat, type CreateGroupResult } from "./create-group.js";
+export { createGroupChat } from "./create-group.js";
 export {
   addChatParticipant,
   addGroupMember,
@@ -16,7 +16,7 @@ export {
   renameChat,
   renameGroup,
 } from "./group-changes.js";
-export { GROUP_KINDS, TYPING_BUBBLE_MS, type GroupKind, type GroupKindRules } from "./group-rules.js";
+export { GROUP_KINDS, type GroupKind } from "./group-rules.js";
 export {
   accountNumbersAmong,
   assertMember,
@@ -24,9 +24,7 @@ export {
   conversationOfNumber,
   createGroup,
   groupById,
-  groupOf,
   memberConversations,
-  numberServesGroup,
   requireGroup,
   type Group,
 } from "./groups.js";

@@ -61,7 +61,7 @@ export function toEventView(event: EmittedEvent): EventView {
 }
 
 /** An outbox row as the control API shows it. */
-export function eventRowView(row: EventRow): EventView {
+function eventRowView(row: EventRow): EventView {
   // Only emitEvent writes the outbox, so a row's type is always an event name.
   return {
     id: row.id,

@@ -3,29 +3,17 @@
  * live listeners hear from, the settings of the simulated world, and the module shape concepts
  * plug in with.
  */
-export {
-  cacheOf,
-  createContext,
-  forgetSettings,
-  resetCaches,
-  type ContextOptions,
-  type DomainContext,
-  type EventFanOut,
-  type HostUrls,
-} from "./context.js";
-export { createBus, type DomainBus, type DomainTopics } from "./bus.js";
+export { cacheOf, createContext, forgetSettings, resetCaches, type DomainContext } from "./context.js";
+export { createBus, type DomainBus } from "./bus.js";
 export {
   EVENT_TYPES,
   emitEvent,
-  eventRowView,
   getEvent,
-  isEventType,
   listEvents,
   parseEventTypes,
   toEventView,
   type EmittedEvent,
   type EventFields,
-  type EventPayload,
   type EventType,
   type EventView,
 } from "./events.js";
@@ -37,17 +25,14 @@ export {
   type SettleOutcome,
   type UnfinishedJob,
 } from "./jobs.js";
-export { nextListTime, type PagedList } from "./list-time.js";
+export { nextListTime } from "./list-time.js";
 export { fanOutsOf, jobHandlersOf, type BoundJobHandler, type DomainModule } from "./module.js";
 export {
   defaultSettings,
   mergeSettingsPatches,
   readSettingsPatch,
   SETTINGS_META_KEY,
-  settingsFrom,
   settingsViewOf,
-  settingsWith,
   startSettingsPatch,
-  type Settings,
   type SettingsOverrides,
 } from "./settings.js";

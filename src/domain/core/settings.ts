@@ -84,11 +84,3 @@ export function readSettingsPatch(db: Db): SettingsPatch {
   const raw = readMeta(db, SETTINGS_META_KEY);
   return raw === undefined ? {} : (JSON.parse(raw) as SettingsPatch);
 }
-
-/**
- * The settings `overrides` give over the defaults: a throwaway context's (`msgctl openapi`) and
- * tests'; 400 invalid_request naming `settings.<key>` for an unknown key or a bad value.
- */
-export function settingsWith(overrides: unknown): Settings {
-  return settingsFrom(startSettingsPatch(overrides));
-}

@@ -10,37 +10,15 @@ import { MESSAGE_JOBS } from "./follow-ups.js";
 export { editMessage, reactToMessage, retryMessage, unsendMessage } from "./actions.js";
 export { acknowledgeByMember, groupOfMessage, openReceipts, otherCopies, readByMember } from "./group-delivery.js";
 export { getMessage, listMessages, messageForField, messageForPath } from "./queries.js";
-export { listThreadReactions, type ReactionView } from "./reaction-list.js";
-export { recordInbound, type Arrival, type ArrivalMedia } from "./receive.js";
-export { memberTraits, type RecipientTraits } from "./recipients.js";
-export { isValidReaction, NAMED_REACTIONS, requireReaction } from "./reactions.js";
-export {
-  decideRetry,
-  freshRetryColumns,
-  RETRY_POLICY,
-  retryStateOf,
-  type RetryDecision,
-  type RetryState,
-} from "./retry-policy.js";
-export { handleAvailability, inboundChannel, whatsappJid, type HandleAvailability } from "./routing.js";
-export { sendMessage, type SendResult } from "./send-message.js";
+export { listThreadReactions } from "./reaction-list.js";
+export { recordInbound, type ArrivalMedia } from "./receive.js";
+export { isValidReaction, requireReaction } from "./reactions.js";
+export { decideRetry, freshRetryColumns, RETRY_POLICY, retryStateOf } from "./retry-policy.js";
+export { handleAvailability, inboundChannel } from "./routing.js";
+export { sendMessage } from "./send-message.js";
 export { markChatRead } from "./thread-read.js";
-export {
-  applyTransition,
-  canTransition,
-  MESSAGE_TRANSITIONS,
-  scheduleFollowUps,
-  type TransitionOptions,
-  type Trigger,
-} from "./status-table.js";
-export {
-  editedFields,
-  lifecycleFields,
-  receivedFields,
-  toMessage,
-  type MessageResource,
-  type MessageStatus,
-} from "./views.js";
+export { applyTransition, canTransition, type TransitionOptions, type Trigger } from "./status-table.js";
+export { editedFields, toMessage, type MessageResource } from "./views.js";
 
 /** What messages plug in: the outbound lifecycle's jobs and the pending actions' attempts. */
 export const messagesModule: DomainModule = {

@@ -3,9 +3,6 @@ import { invalidRequest } from "../../lib/app-error.js";
 import { INPUT_LIMITS } from "../../lib/bounded-input.js";
 import { graphemeCount } from "../../lib/graphemes.js";
 
-/** The named reactions (tapbacks) of spec 4.3, defined by the contract. */
-export { NAMED_REACTIONS };
-
 // A pictograph, a flag (regional indicator pair) or a keycap (digit + U+20E3).
 const EMOJI = new RegExp(EMOJI_PATTERN, "u");
 

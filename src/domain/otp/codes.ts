@@ -1,7 +1,7 @@
 import type { IdSource } from "../../lib/ids.js";
 
 /** A code is six digits (spec sections 2 and 8). */
-export const CODE_LENGTH = 6;
+const CODE_LENGTH = 6;
 
 const BARE_CODE = /^[0-9]{6}$/;
 

@@ -6,24 +6,11 @@
 import type { DomainModule } from "../core/index.js";
 import { OTP_JOBS, runExpiry } from "./challenges.js";
 
-export {
-  CHALLENGE_TRANSITIONS,
-  CHALLENGE_TTL_MS,
-  CONSUME_REFUSALS,
-  MAX_WRONG_TEXTS,
-  statusAt,
-  type ChallengeTrigger,
-} from "./challenge-states.js";
 export { listChallenges } from "./challenge-list.js";
-export { consumeChallenge, createChallenge, getChallenge, toChallenge, userPhone } from "./challenges.js";
-export { bareCodeOf, CODE_LENGTH } from "./codes.js";
-export { WHATSAPP_LINK_BASE } from "./links.js";
-export { isOtpNumber, otpNumbers, saveOtpNumbers, type OtpNumbers } from "./otp-numbers.js";
-export { RATE_LIMITS } from "./rate-limits.js";
-export { REPLIES } from "./replies.js";
+export { consumeChallenge, createChallenge, getChallenge } from "./challenges.js";
+export { isOtpNumber, saveOtpNumbers } from "./otp-numbers.js";
 export { otpFaults, setOtpFault } from "./service-state.js";
-export { judgeText, type IncomingText, type TextJudgement } from "./text-matching.js";
-export { listOtpTexts, textChallenge, textOtpNumber, toOtpText } from "./texts.js";
+export { listOtpTexts, textChallenge, textOtpNumber } from "./texts.js";
 
 /** What OTP plugs in: the expiry of each challenge, 10 minutes after its creation. */
 export const otpModule: DomainModule = {

@@ -7,7 +7,7 @@ import type { OtpNumbers } from "./otp-numbers.js";
  * opens WhatsApp with the code filled in, as the real service's does. The numbers are fictional,
  * so on a real phone the chat opens but nothing answers: the sandbox is texted with `otp text`.
  */
-export const WHATSAPP_LINK_BASE = "https://wa.me";
+const WHATSAPP_LINK_BASE = "https://wa.me";
 
 /** `send_to`: the OTP number and the `sms:` link with the code filled in, `+` unescaped (SANDBOX.md section 5). */
 export function sendToOf(numbers: OtpNumbers, code: string): CreatedChallenge["send_to"] {

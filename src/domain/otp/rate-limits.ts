@@ -19,7 +19,7 @@ const MINUTE = 60_000;
  * exactly one minute after its creation, so the limit lifts when the oldest counted one is a
  * minute old. Refused requests do not count. Checked in this order; the first exceeded answers.
  */
-export const RATE_LIMITS: readonly RateLimit[] = Object.freeze([
+const RATE_LIMITS: readonly RateLimit[] = Object.freeze([
   {
     max: 3,
     windowMs: MINUTE,

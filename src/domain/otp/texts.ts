@@ -40,7 +40,7 @@ interface Delivery {
 const TEXTS_SCOPE = "";
 
 /** A text row as the control API shows it. */
-export function toOtpText(row: OtpTextRow): OtpText {
+function toOtpText(row: OtpTextRow): OtpText {
   return {
     id: row.id,
     phone: row.phone,

@@ -15,7 +15,7 @@ import { waitAfterAttempt } from "./retry-ladder.js";
 import { checkDeliveryTarget, deliveryTargetAtOnce, type DeliveryTarget } from "./url-policy.js";
 
 /** The User-Agent of every delivery. */
-export const USER_AGENT = "msgctl-webhooks/1.0";
+const USER_AGENT = "msgctl-webhooks/1.0";
 
 /** The header an attempt touched by seeded chaos carries: `duplicate`, `reordered` or `delayed` (docs/chaos.md). */
 export const CHAOS_HEADER = "X-Msgctl-Chaos";

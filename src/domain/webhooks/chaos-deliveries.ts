@@ -163,7 +163,7 @@ function scheduleFirstAttempt(ctx: DomainContext, deliveryId: string, webhookId:
  * not over, or still waiting to swap); `all` lets every one go (chaos switched off). One that
  * waited for a partner in vain goes as a delay.
  */
-export function releaseHeld(ctx: DomainContext, webhookId: string, now: number, all = false): void {
+function releaseHeld(ctx: DomainContext, webhookId: string, now: number, all = false): void {
   for (let after = Number.NEGATIVE_INFINITY; ; ) {
     const holds = listHoldsAfter(ctx.db, webhookId, after);
     for (const hold of holds) {

@@ -44,7 +44,7 @@ const attemptView = (row: AttemptRow): AttemptView => ({
 });
 
 /** Views of delivery rows with their attempts. */
-export function toDeliveryViews(ctx: DomainContext, rows: DeliveryRow[]): DeliveryView[] {
+function toDeliveryViews(ctx: DomainContext, rows: DeliveryRow[]): DeliveryView[] {
   const attempts = new Map<string, AttemptView[]>();
   for (const row of listAttempts(
     ctx.db,

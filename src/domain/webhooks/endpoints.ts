@@ -36,7 +36,7 @@ const IDEMPOTENCY_ENDPOINT = "POST /v1/webhooks";
 // --- Views ---
 
 /** The public view of an endpoint row. */
-export function toWebhookView(row: WebhookRow): WebhookView {
+function toWebhookView(row: WebhookRow): WebhookView {
   return {
     id: row.id,
     url: row.url,

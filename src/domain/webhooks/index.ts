@@ -8,19 +8,10 @@ import { RELEASE_JOB, runRelease } from "./chaos-deliveries.js";
 import { fanOutToWebhooks } from "./deliveries.js";
 import { ATTEMPT_JOB } from "./new-delivery.js";
 
-export { CHAOS_HEADER, USER_AGENT } from "./attempt.js";
 export { releaseAllHeld } from "./chaos-deliveries.js";
+export { CHAOS_HEADER } from "./attempt.js";
 export { closeWebhookConnections, DeliveryConnections, deliveryAgentLoaded } from "./connections.js";
-export { DELIVERY_TRANSITIONS, type DeliveryTrigger } from "./delivery-states.js";
-export {
-  attemptTargetOf,
-  getDelivery,
-  listDeliveries,
-  listEventDeliveries,
-  type AttemptTarget,
-  type AttemptView,
-  type DeliveryView,
-} from "./deliveries.js";
+export { attemptTargetOf, getDelivery, listDeliveries, listEventDeliveries, type DeliveryView } from "./deliveries.js";
 export {
   createWebhook,
   deleteWebhook,
@@ -29,15 +20,11 @@ export {
   listWebhooks,
   rotateWebhookSecret,
   updateWebhook,
-  type CreatedWebhook,
-  type WebhookView,
-  type WebhookWithSecret,
 } from "./endpoints.js";
 export { resendDelivery } from "./resend.js";
-export { postOverPool, postWebhook, type PostOptions, type PostOutcome } from "./http.js";
-export { LOOPBACK_ADDRESSES, pinnedLookup } from "./pinned-lookup.js";
-export { MAX_ATTEMPTS, RETRY_WAITS_MS, getRetryLadder, waitAfterAttempt } from "./retry-ladder.js";
-export { checkDeliveryTarget, checkWebhookUrl, type DeliveryTarget } from "./url-policy.js";
+export { postOverPool, postWebhook } from "./http.js";
+export { pinnedLookup } from "./pinned-lookup.js";
+export { getRetryLadder, MAX_ATTEMPTS, RETRY_WAITS_MS } from "./retry-ladder.js";
 
 /** What webhooks plug in: a delivery per subscribed endpoint for every event, and its attempts. */
 export const webhooksModule: DomainModule = {

@@ -10,7 +10,7 @@ const CREATE_RESOLVE_TIMEOUT_MS = 3_000;
 const createResolveTimeout = (ctx: DomainContext) => Math.min(CREATE_RESOLVE_TIMEOUT_MS, ctx.settings.webhookTimeoutMs);
 
 /** The URL policy in force: loopback allowed unless `--strict-urls` (SANDBOX.md section 1). */
-export function urlPolicy(ctx: DomainContext): UrlPolicy {
+function urlPolicy(ctx: DomainContext): UrlPolicy {
   return { allowLoopback: !ctx.settings.strictUrls };
 }
 

@@ -8,7 +8,7 @@ export type ContactProfile = Omit<ContactView, "description">;
 type Traits = ContactTraits;
 
 /** The profile of any phone that is neither on record nor magic: iMessage on iOS, read receipts on. */
-export const DEFAULT_PROFILE: Readonly<Traits> = Object.freeze({
+const DEFAULT_PROFILE: Readonly<Traits> = Object.freeze({
   imessage: true,
   platform: "ios",
   whatsapp: true,

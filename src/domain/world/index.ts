@@ -2,21 +2,11 @@
  * The simulated world's state: contacts and what decides routing to them (SANDBOX.md section 3),
  * the account's numbers, and the faults switched on per number with the WhatsApp cool-down.
  */
+export { contactProfile, GROUP_NAMING_FAILS, setContactProfile, type ContactProfile } from "./contacts.js";
+export { getContact, listContacts, setContact } from "./contact-views.js";
 export {
-  contactProfile,
-  DEFAULT_PROFILE,
-  GROUP_NAMING_FAILS,
-  MAGIC_NUMBERS,
-  setContactProfile,
-  type ContactProfile,
-} from "./contacts.js";
-export { getContact, listContacts, setContact, type ContactView } from "./contact-views.js";
-export {
-  findAccountNumber,
-  findAnyNumber,
   listAccountNumbers,
   numberByHandle,
-  toNumberResource,
   type AccountNumber,
   type Channel,
   type NumberResource,
@@ -24,4 +14,4 @@ export {
 export { meetFaults, numberStatus, type FaultOutcome, type RetryableFailure } from "./number-faults.js";
 export { getNumberFaults, setNumberFault } from "./fault-switches.js";
 export { endOutage, startOutage } from "./outages.js";
-export { cooldownMs, WHATSAPP_COOLDOWN } from "./whatsapp-rate-limit.js";
+export { cooldownMs } from "./whatsapp-rate-limit.js";

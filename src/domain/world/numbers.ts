@@ -31,7 +31,7 @@ export function listAccountNumbers(ctx: DomainContext, accountId: string): Numbe
 }
 
 /** The Number resource for one number. */
-export function toNumberResource(ctx: DomainContext, number: AccountNumber): NumberResource {
+function toNumberResource(ctx: DomainContext, number: AccountNumber): NumberResource {
   const resource: NumberResource = {
     handle: number.handle,
     channels: number.channels,
@@ -49,7 +49,7 @@ export function findAccountNumber(ctx: DomainContext, accountId: string, handle:
 }
 
 /** Any account's number with this handle (for inbound simulation). */
-export function findAnyNumber(ctx: DomainContext, handle: string): AccountNumber | undefined {
+function findAnyNumber(ctx: DomainContext, handle: string): AccountNumber | undefined {
   const row = findNumber(ctx.db, handle);
   return row ? toAccountNumber(row) : undefined;
 }

@@ -3,7 +3,7 @@
  * send meets a cool-down of 2 minutes that doubles with each repeat up to 30 minutes. Sends held
  * back by it do not count toward the 5 attempts (the retry policy waits for `until`).
  */
-export const WHATSAPP_COOLDOWN = Object.freeze({ initialMs: 2 * 60_000, ceilingMs: 30 * 60_000 });
+const WHATSAPP_COOLDOWN = Object.freeze({ initialMs: 2 * 60_000, ceilingMs: 30 * 60_000 });
 
 /** The cool-down of a number's `level`-th repeated rate limit (0 = first): 2, 4, 8, 16, 30, 30… min. */
 export function cooldownMs(level: number): number {
