@@ -12,10 +12,7 @@ export interface Progress {
 }
 
 /** A stream that can carry a spinner: a terminal that reports a width (and is not TERM=dumb). */
-export function canAnimate(
-  stream: { isTTY?: boolean; columns?: number },
-  env: NodeJS.ProcessEnv = process.env,
-): boolean {
+function canAnimate(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv = process.env): boolean {
   return stream.isTTY === true && (stream.columns ?? 0) > 0 && env.TERM !== "dumb";
 }
 

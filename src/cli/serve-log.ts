@@ -9,7 +9,7 @@ import { UsageError } from "./usage-error.js";
 export type LogLevel = "error" | "info" | "debug";
 
 /** The levels `--log-level` takes, least said first. */
-export const LOG_LEVELS: readonly LogLevel[] = ["error", "info", "debug"];
+const LOG_LEVELS: readonly LogLevel[] = ["error", "info", "debug"];
 
 /** How `serve` logs. */
 export interface ServeLogOptions {

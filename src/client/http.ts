@@ -32,7 +32,7 @@ export class ConnectionError extends Error {
  * A response's body as text. A body cut off midway (the sandbox stopped while answering: undici's
  * "terminated") is a ConnectionError like a refused connection, not a bare TypeError.
  */
-export async function bodyText(response: Response): Promise<string> {
+async function bodyText(response: Response): Promise<string> {
   try {
     return await response.text();
   } catch (error) {

@@ -16,7 +16,7 @@ export interface TriggerResult {
 }
 
 /** The contact triggers talk with: a fictional number with the default profile (iOS, iMessage, read receipts). */
-export const TRIGGER_CONTACT = "+14155550160";
+const TRIGGER_CONTACT = "+14155550160";
 /** The third member of the group `trigger conversation.renamed` makes (default profile, like the contact). */
 const TRIGGER_MEMBER = "+14155550161";
 /** The magic Android number with no inbound on record: an outbound-first send to it fails. */
@@ -101,7 +101,7 @@ const RECIPES: Record<EventType, { does: string; run: (t: Trigger) => Promise<Tr
 };
 
 /** A trigger whose event did not come (exit 1 in the CLI, like a wait that timed out). */
-export class TriggerFailed extends Error {
+class TriggerFailed extends Error {
   override readonly name = "TriggerFailed";
 }
 

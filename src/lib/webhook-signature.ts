@@ -7,7 +7,7 @@ export const SIGNATURE_HEADER = "X-service-Signature";
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Hex HMAC-SHA256 of `<t>.<raw body>` keyed by the whole secret string (`whsec_` included). */
-export function computeSignature(secret: string, timestamp: number, rawBody: string | Uint8Array): string {
+function computeSignature(secret: string, timestamp: number, rawBody: string | Uint8Array): string {
   const hmac = createHmac("sha256", secret);
   hmac.update(`${timestamp}.`, "utf8");
   hmac.update(rawBody);

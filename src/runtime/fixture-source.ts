@@ -6,7 +6,7 @@ import { AppError } from "../lib/app-error.js";
 import { binaryAsset } from "./single-binary.js";
 
 /** The fixture shipped inside msgctl, used when none is named. */
-export function defaultFixturePath(): string {
+function defaultFixturePath(): string {
   // dist/ and src/runtime/ are both one or two levels under the package root.
   const here = dirname(fileURLToPath(import.meta.url));
   for (const candidate of [resolve(here, "../fixtures/default.json"), resolve(here, "../../fixtures/default.json")]) {

@@ -25,7 +25,7 @@ export function discardRest(stream: NodeJS.ReadableStream & { destroy?: () => vo
 }
 
 /** Reads the raw body, refusing more than `limit` bytes (413) even when no length is declared. */
-export async function readBodyBytes(event: H3Event, limit: number): Promise<Buffer> {
+async function readBodyBytes(event: H3Event, limit: number): Promise<Buffer> {
   const declared = Number(event.req.headers.get("content-length") ?? "0");
   const node = event.runtime?.node?.req as unknown as (NodeJS.ReadableStream & { destroy(): void }) | undefined;
   if (declared > limit) {

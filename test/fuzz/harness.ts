@@ -129,7 +129,7 @@ async function fillPools(server: Server): Promise<Pools> {
 }
 
 /** What is wrong with an answer, if anything (spec section 7: the error shape, X-Request-Id, no 5xx). */
-export function judge(request: FuzzRequest, answer: RawAnswer): string | undefined {
+function judge(request: FuzzRequest, answer: RawAnswer): string | undefined {
   if (answer.status === 0) return answer.reset ? undefined : `no answer${answer.error ? ` (${answer.error})` : ""}`;
   if (answer.status >= 500) return `${answer.status}: ${answer.body.slice(0, 200)}`;
   const requestId = answer.headers["x-request-id"];

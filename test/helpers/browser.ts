@@ -8,7 +8,7 @@ import { afterAll, beforeAll } from "vitest";
 export const SCREENSHOTS = resolve(import.meta.dirname, "../../test-artifacts/screenshots");
 
 /** MSGCTL_CHROMIUM (which must exist), else Debian's Chromium (TOOLCHAIN.md); null when there is none. */
-export function findChromium(): string | null {
+function findChromium(): string | null {
   const named = process.env.MSGCTL_CHROMIUM;
   if (named) return existsSync(named) ? named : null;
   for (const candidate of ["/usr/bin/chromium", "/usr/bin/chromium-browser"])

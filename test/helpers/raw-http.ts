@@ -31,7 +31,7 @@ function dechunk(body: string): string {
 const INTERIM = /^HTTP\/1\.[01] 1\d\d[^\r]*\r\n(?:[^\r]+\r\n)*\r\n/;
 
 /** Parses one HTTP/1.1 answer (the first final one) out of what a connection received. */
-export function parseAnswer(received: string, reset = false, error?: string): RawAnswer {
+function parseAnswer(received: string, reset = false, error?: string): RawAnswer {
   let raw = received;
   for (let interim = INTERIM.exec(raw); interim; interim = INTERIM.exec(raw)) raw = raw.slice(interim[0].length);
   const end = raw.indexOf("\r\n\r\n");

@@ -3,7 +3,7 @@ import type { ContactView, MessageResource, NumberFaults } from "../../contract/
 import { details, table } from "../output.js";
 
 /** A status, coloured by how it went. */
-export function statusText(color: ChalkInstance, status: string): string {
+function statusText(color: ChalkInstance, status: string): string {
   if (status === "failed") return color.red(status);
   if (status === "read" || status === "delivered") return color.green(status);
   if (status === "unsent") return color.dim(status);

@@ -44,7 +44,7 @@ export function createdDetails(color: ChalkInstance, c: CreatedChallenge): strin
 const CHANNEL_NAMES = { imessage: "iMessage", sms: "SMS", whatsapp: "WhatsApp" } as const;
 
 /** One text as a line of a conversation on the user's phone. */
-export function textLine(color: ChalkInstance, text: OtpText): string {
+function textLine(color: ChalkInstance, text: OtpText): string {
   const time = color.dim(text.created_at.slice(11, 23));
   if (text.direction === "outbound") return `${time}  ${color.cyan("OTP  ")}  ${text.text}`;
   const group = text.members ? color.dim(` (group with ${text.members.join(", ")})`) : "";

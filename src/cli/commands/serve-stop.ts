@@ -2,7 +2,7 @@ import { limitExitWait } from "../exit.js";
 import { takeSignals } from "../signals.js";
 
 /** From a signal to the process's exit, at most (real milliseconds). */
-export const STOP_DEADLINE_MS = 2_000;
+const STOP_DEADLINE_MS = 2_000;
 /** Webhook attempts in flight at a stop get this long before they are aborted (and left due for the next start). */
 export const STOP_GRACE_MS = 1_000;
 // After a signal the process exits by then whatever still runs (a stop that hangs, a reader that

@@ -39,7 +39,7 @@ const newestOf = (messages: MessageResource[]): string | null =>
   );
 
 /** Who sent a message, as a handle: the account's number for outbound, else the contact (or group member). */
-export function senderOf(message: MessageResource, chat: ChatResource): string {
+function senderOf(message: MessageResource, chat: ChatResource): string {
   if (message.direction === "outbound") return chat.from_handle;
   const sender = message.metadata?.sender_handle;
   return typeof sender === "string" ? sender : (chat.remote_handle ?? "");

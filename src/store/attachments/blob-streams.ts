@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 
 /** Bytes of the head kept for sniffing. */
-export const HEAD_BYTES = 64 * 1024;
+const HEAD_BYTES = 64 * 1024;
 
 /**
  * Reads a stream chunk by chunk through `take` until it ends, or until `take` answers false

@@ -1,5 +1,5 @@
 /** Seeded chaos's rows: the chaos in force, the numbering of the work, held deliveries, the log. */
-export { readChaosState, writeChaosState, type ChaosStateRow } from "./state.js";
+export { readChaosState, writeChaosState } from "./state.js";
 export { endpointNumber, findMessageNumber, nextNumber, saveMessageNumber } from "./numbering.js";
 export { insertChaosLog, listChaosLog, type ChaosLogRow } from "./log.js";
 export {

@@ -70,7 +70,7 @@ const dueLanedJobsQuery = compileOnce<[number, number, number], JobRow>((q, arg)
 );
 
 /** How many of a lane's next jobs one read returns at most. */
-export const LANE_BATCH = 64;
+const LANE_BATCH = 64;
 
 // A lane's next jobs after a cursor, due or not (index jobs_lane_head).
 const laneJobsQuery = compileOnce<[string, number, number], JobRow>((q, arg) =>

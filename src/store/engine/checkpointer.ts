@@ -9,11 +9,11 @@ import { Worker } from "node:worker_threads";
 export type WorkerSqlite = { require: string } | { source: string; nativeBinding: string };
 
 /** Commits before the worker starts: a sandbox that writes little never pays for a thread. */
-export const START_AFTER_COMMITS = 64;
+const START_AFTER_COMMITS = 64;
 /** The least time between two checkpoints (real milliseconds): each one syncs the WAL and the file. */
 const INTERVAL_MS = 200;
 /** WAL frames (pages, 4 KiB each) past which the connection starts the WAL over. */
-export const RESTART_FRAMES = 8_192;
+const RESTART_FRAMES = 8_192;
 /** The longest a close waits for the worker's checkpoint to end (real milliseconds). */
 const CLOSE_WAIT_MS = 5_000;
 /** SQLite's own automatic checkpoint, in pages: in force while no worker does it. */

@@ -19,7 +19,7 @@ interface Holder {
 }
 
 /** The lock file of a database file: kept beside it, never deleted (see `lockDatabaseFile`). */
-export const lockFileOf = (database: string) => `${database}.lock`;
+const lockFileOf = (database: string) => `${database}.lock`;
 
 // Rounds of "record who we are, then lock" before giving up on a file others keep taking.
 const ATTEMPTS = 20;

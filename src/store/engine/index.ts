@@ -4,9 +4,9 @@
  * that keeps a database file to one process. The concept folders build their queries on its
  * parts; the rest of msgctl opens the database here.
  */
-export type { Db, RunResult } from "./db.js";
-export { fileOpener, openDatabase, type FileOpener, type OpenOptions } from "./open.js";
-export { lockDatabaseFile, lockFileOf, type DatabaseLock } from "./database-lock.js";
+export type { Db } from "./db.js";
+export { fileOpener, openDatabase, type FileOpener } from "./open.js";
+export { lockDatabaseFile, type DatabaseLock } from "./database-lock.js";
 export { COMMIT_INTERVAL_MS, LAZY_COMMIT_MS } from "./group-commit.js";
 export { allColumns, compileOnce } from "./compiled-query.js";
 export type { WorkerSqlite } from "./checkpointer.js";
