@@ -95,8 +95,6 @@ export const pageQuery = z.object({
     return ms;
   }),
 });
-/** The query of a paged list, as sent. */
-export type PageQuery = z.input<typeof pageQuery>;
 
 /**
  * A message's text: 1 to `max` characters, counted as code points (an emoji is one, as

@@ -94,8 +94,6 @@ export const editBody = z.strictObject({ text: messageText(TEXT_MAX) });
 
 /** GET /v1/messages query. */
 export const listMessagesQuery = pageQuery.extend({ conversation_id: uuidReference.optional() });
-/** GET /v1/messages query, as a client sends it. */
-export type ListMessagesQuery = z.input<typeof listMessagesQuery>;
 
 /** GET /v1/handles/availability query. */
 export const availabilityQuery = z.object({

@@ -157,8 +157,6 @@ export type OtpTextResult = z.output<typeof otpTextResult>;
 
 /** GET /sandbox/v1/otp/texts query: newest first, optionally one phone's. */
 export const listOtpTextsQuery = pageQuery.extend({ phone: phoneField.optional() });
-/** Filters of the text list, as a client sends them. */
-export type OtpTextsQuery = z.input<typeof listOtpTextsQuery>;
 
 // --- Control API: the simulated outage ---
 

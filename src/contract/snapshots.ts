@@ -11,15 +11,13 @@ import { accountView, clockView } from "./control.js";
 export const SNAPSHOT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** A snapshot's name. */
-export const snapshotName = z
+const snapshotName = z
   .string()
   .regex(SNAPSHOT_NAME, "must be 1 to 64 letters, digits, dots, dashes or underscores")
   .meta({ example: "checkout-ready" });
 
 /** POST /sandbox/v1/snapshots: the name to save under (an existing snapshot of that name is replaced). */
 export const saveSnapshotBody = z.strictObject({ name: snapshotName });
-/** POST /sandbox/v1/snapshots. */
-export type SaveSnapshotBody = z.input<typeof saveSnapshotBody>;
 
 /** A snapshot, as listed. */
 export const snapshotView = z

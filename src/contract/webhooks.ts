@@ -143,9 +143,6 @@ export const streamDeliveriesQuery = z.object({
   webhook_id: uuidReference.optional().meta({ description: "only this endpoint's deliveries" }),
 });
 
-/** Filters of the delivery list, as a client sends them. */
-export type DeliveryQuery = z.input<typeof listDeliveriesQuery>;
-
 /** The retry ladder every delivery climbs (GET /sandbox/v1/webhooks/retry-ladder): one copy, the domain's. */
 export const retryLadder = z
   .object({

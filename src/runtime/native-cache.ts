@@ -13,7 +13,7 @@ import { join } from "node:path";
  */
 
 /** The cache's root: `$XDG_CACHE_HOME/msgctl/native`, else `~/.cache/msgctl/native`. */
-export function nativeCacheRoot(): string {
+function nativeCacheRoot(): string {
   const base = process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), ".cache") : tmpdir());
   return join(base, "msgctl", "native");
 }
@@ -48,7 +48,7 @@ function inUse(dir: string): boolean {
 }
 
 /** Removes every folder of the cache but `keep` and those in use. Never throws: a cache is not worth failing for. */
-export function pruneOtherBuilds(root: string, keep: string): void {
+function pruneOtherBuilds(root: string, keep: string): void {
   let names: string[];
   try {
     names = readdirSync(root);
@@ -77,7 +77,7 @@ const marked = new Set<string>();
  * This build's folder, made if missing, marked as in use by this process until it exits; the
  * first call in a process also removes other builds' folders.
  */
-export function nativeDir(id: string): string {
+function nativeDir(id: string): string {
   const root = nativeCacheRoot();
   const dir = join(root, id);
   mkdirSync(dir, { recursive: true });

@@ -29,7 +29,7 @@ export function packageVersion(): string {
  * binary carries it; dist/ keeps it in build-info.json, which `prepare` brings up to date without
  * rebuilding when only the commit moved.
  */
-export function buildCommit(): string {
+function buildCommit(): string {
   if (typeof __MSGCTL_COMMIT__ === "string") return __MSGCTL_COMMIT__;
   return loadFirst<{ commit: string }>(["./build-info.json", "../build-info.json"])?.commit ?? "unknown";
 }

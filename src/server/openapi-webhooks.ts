@@ -14,7 +14,7 @@ import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from "../lib/webhook-sign
  */
 
 /** An event's webhook operation id: `messageSentWebhook`, an identifier every generator accepts. */
-export function webhookOperationId(type: EventType): string {
+function webhookOperationId(type: EventType): string {
   const [first = "", ...rest] = type.split(".");
   return `${first}${rest.map((part) => part[0]?.toUpperCase() + part.slice(1)).join("")}Webhook`;
 }

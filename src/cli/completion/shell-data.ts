@@ -6,7 +6,7 @@ import { allCommands, type CompletionFlag, type CompletionTree } from "./tree.js
  */
 
 /** A shell word in single quotes. */
-export const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 const lines = (words: readonly string[]) => `printf '%s\\n' ${words.map(quote).join(" ")}`;
 

@@ -2,11 +2,6 @@
 export { createSandboxControl, type SandboxControl } from "./clock-and-reset.js";
 export { parseFixture, parseFixtureText, type Fixture } from "./fixture.js";
 export { isSeeded, seedFixture } from "./seed.js";
-export {
-  MAX_SNAPSHOT_BYTES,
-  snapshotNameOf,
-  snapshotView,
-  type SnapshotControls,
-} from "./snapshots.js";
+export { MAX_SNAPSHOT_BYTES, snapshotNameOf } from "./snapshots.js";
 export { chaosStatus, startChaos, stopChaos } from "./chaos.js";
 export { applySettings, getSettings, updateSettings } from "./settings.js";

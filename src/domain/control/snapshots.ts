@@ -65,7 +65,7 @@ export function snapshotNameOf(input: unknown, field = "name"): string {
 }
 
 /** A snapshot as the contract shows it. */
-export function snapshotView(info: SnapshotInfo): SnapshotView {
+function snapshotView(info: SnapshotInfo): SnapshotView {
   return {
     name: info.name,
     saved_at: isoTime(info.savedAt),

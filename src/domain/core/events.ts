@@ -6,7 +6,7 @@ import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { findEvent, insertEvent, listEventsAfter, type EventRow } from "../../store/core/index.js";
 import type { DomainContext } from "./context.js";
 
-export { EVENT_TYPES, isEventType, type EventType } from "../../contract/event-types.js";
+export { EVENT_TYPES, type EventType } from "../../contract/event-types.js";
 export type { EventPayload, EventView } from "../../contract/events.js";
 
 /** An event as written to the outbox. `payload` is exactly what receivers get (it has `type`). */

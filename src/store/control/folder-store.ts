@@ -9,7 +9,7 @@ import type { SnapshotFiles, SnapshotStore } from "./snapshot-store.js";
 type KindOfStore = Omit<SnapshotStore, "openFile">;
 
 /** The extension of a snapshot file in a folder (and of an exported one, by default). */
-export const SNAPSHOT_EXTENSION = ".msgctl-snapshot";
+const SNAPSHOT_EXTENSION = ".msgctl-snapshot";
 /** Temporary files left by a process that died mid-save are removed once this old (real ms). */
 const STALE_TEMP_MS = 24 * 3_600_000;
 

@@ -4,22 +4,5 @@
  * keeps them (a folder, or memory). Files are opened with the engine's `fileOpener`, passed in:
  * better-sqlite3 itself is not loaded from here, so bundles of domain code stay without it.
  */
-export {
-  openSnapshotStore,
-  type ExportedSnapshot,
-  type OpenedSnapshot,
-  type SnapshotContents,
-  type SnapshotStore,
-  type SnapshotStoreOptions,
-} from "./snapshot-store.js";
-export {
-  SNAPSHOT_FORMAT,
-  SnapshotFileProblem,
-  type BlobSource,
-  type Connect,
-  type SnapshotBlobs,
-  type SnapshotInfo,
-  type SnapshotKeys,
-  type SnapshotMeta,
-} from "./snapshot-file.js";
-export { SNAPSHOT_EXTENSION } from "./folder-store.js";
+export { openSnapshotStore, type ExportedSnapshot, type OpenedSnapshot, type SnapshotStore } from "./snapshot-store.js";
+export { SnapshotFileProblem, type SnapshotInfo, type SnapshotKeys } from "./snapshot-file.js";

@@ -14,7 +14,7 @@ import { MIGRATION_NAMES, migrateToLatest } from "../engine/migrations/index.js"
  */
 
 /** The format this msgctl writes, and the newest it reads. Raise it when a reader of the old one could misread the file. */
-export const SNAPSHOT_FORMAT = 1;
+const SNAPSHOT_FORMAT = 1;
 /** "msgc": SQLite's header field that says which application a file belongs to. */
 const APPLICATION_ID = 0x6d736763;
 const INFO_TABLE = "msgctl_snapshot";

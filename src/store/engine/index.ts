@@ -5,7 +5,7 @@
  * parts; the rest of msgctl opens the database here.
  */
 export type { Db } from "./db.js";
-export { fileOpener, openDatabase, type FileOpener } from "./open.js";
+export { fileOpener, openDatabase } from "./open.js";
 export { lockDatabaseFile, type DatabaseLock } from "./database-lock.js";
 export { COMMIT_INTERVAL_MS, LAZY_COMMIT_MS } from "./group-commit.js";
 export { allColumns, compileOnce } from "./compiled-query.js";
