@@ -105,7 +105,9 @@ export function binaryWorkerSqlite(): WorkerSqlite | undefined {
  * libvips beside it). Its files, with their dependencies', ride in the `packages.bin` asset; they
  * are extracted once into the cache, under a folder keyed by their hash, and the package is loaded
  * from there with a real `require` (the binary's own reaches only Node's built-in modules).
- * Throws outside the binary, or when the binary does not carry the package.
+ * Throws outside the binary, or when the binary does not carry the package. Called from the code
+ * scripts/build-binary.mjs generates for `import("sharp")`, which knip cannot follow.
+ * @public
  */
 export function requireCarried(name: string): unknown {
   const archive = binaryAsset("packages.bin");

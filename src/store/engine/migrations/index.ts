@@ -12,16 +12,16 @@ import * as chaos from "./0010-chaos.js";
 
 /** Every migration, in order. Names are sorted by kysely, so keep the numeric prefixes. */
 const migrations: Record<string, Migration> = {
-  "0001-foundation": foundation,
-  "0002-messaging": messaging,
-  "0003-webhooks": webhooks,
-  "0004-otp": otp,
-  "0005-attachments": attachments,
-  "0006-conversations": conversations,
-  "0007-delivery-resends": deliveryResends,
-  "0008-attempt-signatures": attemptSignatures,
-  "0009-speed": speed,
-  "0010-chaos": chaos,
+  "0001-foundation": { up: foundation.up },
+  "0002-messaging": { up: messaging.up },
+  "0003-webhooks": { up: webhooks.up },
+  "0004-otp": { up: otp.up },
+  "0005-attachments": { up: attachments.up },
+  "0006-conversations": { up: conversations.up },
+  "0007-delivery-resends": { up: deliveryResends.up },
+  "0008-attempt-signatures": { up: attemptSignatures.up },
+  "0009-speed": { up: speed.up },
+  "0010-chaos": { up: chaos.up },
 };
 
 /** The names of every migration this msgctl knows, in order (a snapshot's schema is checked against them). */
