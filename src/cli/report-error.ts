@@ -4,6 +4,7 @@ import { ApiError, ConnectionError } from "../client/http.js";
 import { isAppError } from "../lib/app-error.js";
 import { SIGNAL_EXIT } from "./interrupt.js";
 import { wantsColor } from "./output.js";
+import { QuietExit } from "./quiet-exit.js";
 import { UsageError } from "./usage-error.js";
 
 /** Exit statuses (SANDBOX.md section 6). */
@@ -28,6 +29,7 @@ const OWN_ERRORS: Record<string, string> = {
   WaitTimeout: "timeout",
   SignatureMismatch: "signature_mismatch",
   TriggerFailed: "trigger_failed",
+  InvalidScenario: "invalid_scenario",
 };
 // AppErrors about starting a sandbox keep their code; any other AppError reaching the CLI is
 // its input refused by a shared rule (a bad duration, a bad phone number): a usage error.
@@ -107,6 +109,8 @@ export interface ReportOptions {
 export function reportError(error: unknown, options: ReportOptions = {}): number {
   const stdout = options.stdout ?? ((text) => process.stdout.write(text));
   const stderr = options.stderr ?? ((text) => process.stderr.write(text));
+  // The command said everything itself (its report); only the status is left.
+  if (error instanceof QuietExit) return error.exit;
   const c = new Chalk({ level: wantsColor(process.stderr) ? 1 : 0 });
   const failure = failureOf(error, c);
   if (!failure) return EXIT.ok;

@@ -72,11 +72,13 @@ const layerOf = (path: string) => path.split("/")[1]?.replace(/\.tsx?$/, "") ?? 
 /** What each layer may import besides itself (docs/architecture.md, "Layers"). */
 const ALLOWED: Record<string, readonly string[]> = {
   index: ["runtime", "client", "contract", "lib"],
-  cli: ["runtime", "client", "domain", "contract", "lib"],
+  cli: ["runtime", "client", "scenarios", "domain", "contract", "lib"],
   runtime: ["server", "scheduler", "client", "domain", "store", "contract", "lib"],
   server: ["domain", "contract", "lib"],
   scheduler: ["domain", "store", "lib"],
   client: ["contract", "lib"],
+  // The scenario runner drives a sandbox from outside, as a user's suite would: over the typed client.
+  scenarios: ["client", "contract", "lib"],
   domain: ["store", "contract", "lib"],
   store: ["lib"],
   contract: ["lib"],
@@ -102,6 +104,8 @@ const PACKAGE_HOME: Record<string, readonly string[]> = {
   "file-type": ["domain"],
   "music-metadata": ["domain"],
   preact: ["inspector"],
+  yaml: ["scenarios"],
+  xmlbuilder2: ["scenarios"],
 };
 
 /** What the inspector's bundle may contain besides its own files (docs/architecture.md, "The inspector"). */

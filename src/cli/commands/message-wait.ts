@@ -5,27 +5,12 @@ import { connect } from "../connection.js";
 import { interruptible } from "../interrupt.js";
 import type { Output } from "../output.js";
 import { startProgress } from "../progress.js";
+import { messageReached } from "../../client/status-reached.js";
 import { messageDetails } from "./message-format.js";
 import { timeoutMs, WaitTimeout } from "./wait.js";
 import { DEFAULT_WAIT_TIMEOUT } from "../defaults.js";
 
-const RANK: Partial<Record<MessageStatus, number>> = { queued: 0, sent: 1, delivered: 2, read: 3 };
 const POLL_MS = 100;
-
-/**
- * Whether a message at `current` has reached `target` (SANDBOX.md section 5: at it or past it,
- * `read` satisfies `delivered`), or never can: a failed message is never delivered; an unsent one
- * was sent but is never delivered or read from then on.
- */
-export function reached(current: MessageStatus, target: MessageStatus): boolean | "never" {
-  if (current === target) return true;
-  const want = RANK[target];
-  const have = RANK[current];
-  if (want !== undefined && have !== undefined) return have >= want;
-  if (current === "unsent") return target === "queued" || target === "sent" ? true : "never";
-  if (current === "failed") return "never";
-  return false;
-}
 
 /**
  * Polls a message until it reaches `target` (a spinner or progress lines for people). Resolves
@@ -46,7 +31,7 @@ export async function waitForStatus(
     try {
       for (;;) {
         const message = await client.messages.get(id);
-        const verdict = reached(message.status, target);
+        const verdict = messageReached(message.status, target);
         if (verdict === true) {
           progress.succeed(`${id} is ${message.status}`);
           return message;

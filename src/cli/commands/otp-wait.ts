@@ -4,24 +4,15 @@ import { connect, type ConnectionFlags } from "../connection.js";
 import { interruptible } from "../interrupt.js";
 import type { Output } from "../output.js";
 import { startProgress } from "../progress.js";
+import { challengeReached } from "../../client/status-reached.js";
 import { challengeDetails } from "./otp-format.js";
 import { timeoutMs, WaitTimeout } from "./wait.js";
 import { DEFAULT_WAIT_TIMEOUT } from "../defaults.js";
 
-const RANK: Partial<Record<ChallengeStatus, number>> = { pending: 0, verified: 1, consumed: 2 };
 const POLL_MS = 100;
 
-/**
- * Whether a challenge at `current` has reached `target` (SANDBOX.md section 5: at it or past it,
- * `consumed` satisfies `verified`), or never can: an expired challenge is never verified, and a
- * consumed one never expires.
- */
-export function otpReached(current: ChallengeStatus, target: ChallengeStatus): boolean | "never" {
-  if (current === target) return true;
-  if (current === "expired") return "never";
-  if (target === "expired") return current === "consumed" ? "never" : false;
-  return (RANK[current] ?? 0) >= (RANK[target] ?? 0);
-}
+/** Whether a challenge at `current` has reached `target`, or never can. */
+export const otpReached = challengeReached;
 
 /**
  * Polls a challenge until it reaches `target` (a spinner or progress lines for people);

@@ -3,8 +3,9 @@ import { action } from "../action.js";
 import { EVENT_NAMES, HOSTS } from "../choices.js";
 import { completes } from "../completion-hints.js";
 import { DEFAULT_OPENAPI_HOST } from "../defaults.js";
+import { wholeNumber } from "../flag-parsers.js";
 
-/** `msgctl openapi` and `trigger`: what the API looks like, and its events on demand. */
+/** `msgctl openapi`, `trigger` and `run`: what the API looks like, its events on demand, scenario files. */
 export function registerToolCommands(program: Command): void {
   program
     .command("openapi")
@@ -19,4 +20,17 @@ export function registerToolCommands(program: Command): void {
     .description("run the real actions that cause EVENT and print what they created (--list names them)")
     .option("--list", "name every event trigger can cause")
     .action(action(() => import("../commands/trigger.js"), "trigger"));
+
+  program
+    .command("run [files...]")
+    .description(
+      "run scenario files (YAML or JSON): steps against the sandbox and your app, with expectations; exit 1 if one is unmet",
+    )
+    .option("--junit <path>", "also write a JUnit XML report (one test case per file)")
+    .option("--bail", "stop at the first unmet expectation or failed step")
+    .option("--serve", "start a sandbox on a manual clock for the run (default ports 4010/4011) and stop it after")
+    .option("--port <port>", "with --serve: the messaging host's port (0 = a free port)", wholeNumber)
+    .option("--otp-port <port>", "with --serve: the OTP host's port (0 = a free port)", wholeNumber)
+    .option("--schema", "print the scenario file format as JSON Schema and run nothing")
+    .action(action(() => import("../commands/run.js"), "run"));
 }

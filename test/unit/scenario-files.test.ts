@@ -1,0 +1,311 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { validateXML } from "xmllint-wasm";
+import { scenarioJsonSchema } from "../../src/contract/scenario-file.js";
+import {
+  fillTemplates,
+  jsonReport,
+  junitReport,
+  parseScenario,
+  problemText,
+  subsetMismatches,
+  type RunReport,
+} from "../../src/scenarios/index.js";
+
+const problemsOf = (text: string) => parseScenario(text, "s.yaml").problems.map(problemText);
+
+const EVERY_KIND = `
+name: every kind
+steps:
+  - webhook: { url: "http://127.0.0.1:3000/hooks", secret: "whsec_test_0123456789abcdef", events: [message.read] }
+    save: hook
+  - send: { to: "+14155550191", from: "{{numbers.0}}", text: "hi" }
+    save: msg
+  - advance: 5s
+  - settle:
+  - settle: { timeout: 2s }
+  - simulate: { inbound: { from: "+14155550191", to: "{{numbers.0}}", text: "thanks" } }
+  - simulate: { fault: { number: "{{numbers.0}}", fault: transient, count: 2 } }
+  - otp: { create: { phone: "+14155550191" } }
+    save: challenge
+  - otp: { text: { id: "{{challenge.id}}", wrong: true } }
+  - wait: { otp: { id: "{{challenge.id}}", status: pending, timeout: 1s } }
+  - wait: { event: { type: message.read, match: { message_id: "{{msg.id}}" }, delivered: true } }
+  - http: { method: POST, url: "http://127.0.0.1:3000/api", json: { a: 1 }, expect_status: 200, expect_json: { ok: true } }
+  - expect: { event: message.read, match: { message_id: "{{msg.id}}" }, delivered: true, within: 10s }
+  - expect: { message: "{{msg.id}}", status: read }
+  - expect: { delivery: { event: message.read, webhook: "{{hook.id}}" }, status: pending, attempts: [{ status_code: 500 }] }
+`;
+
+describe("scenario files: reading and checking", () => {
+  it("a file using every step kind is read, each step with its kind, body and save", () => {
+    const { scenario, problems } = parseScenario(EVERY_KIND, "every.yaml");
+    expect(problems).toEqual([]);
+    expect(scenario?.name).toBe("every kind");
+    expect(scenario?.steps.map((step) => step.kind)).toEqual([
+      "webhook",
+      "send",
+      "advance",
+      "settle",
+      "settle",
+      "simulate",
+      "simulate",
+      "otp",
+      "otp",
+      "wait",
+      "wait",
+      "http",
+      "expect",
+      "expect",
+      "expect",
+    ]);
+    expect(scenario?.steps[1]).toEqual({
+      kind: "send",
+      body: { to: "+14155550191", from: "{{numbers.0}}", text: "hi" },
+      save: "msg",
+    });
+  });
+
+  it("JSON is read as well as YAML; a file without a name is named after the file", () => {
+    const { scenario } = parseScenario(JSON.stringify({ steps: [{ advance: "1s" }] }), "dir/a.json");
+    expect(scenario).toEqual({ file: "dir/a.json", name: "a.json", steps: [{ kind: "advance", body: "1s" }] });
+  });
+
+  it("each problem names the step, the field and the line; every problem of the file is listed", () => {
+    const text = ["name: bad", "steps:", "  - sned: { to: x }", "  - send: { to: 5, txt: hi }", "  - webhook: {}"].join(
+      "\n",
+    );
+    expect(problemsOf(text)).toEqual([
+      "s.yaml:3:11: steps[0].sned: is not a step kind (one of send, simulate, otp, webhook, advance, settle, wait, http, expect)",
+      "s.yaml:4:17: steps[1].send.to: must be a string, not a number",
+      "s.yaml:4:25: steps[1].send.txt: is not a field here",
+      "s.yaml:5:14: steps[2].webhook.url: required",
+    ]);
+  });
+
+  it("a step does one thing; simulate, otp and wait take one action", () => {
+    expect(problemsOf("steps:\n  - { send: { to: a }, advance: 1s }")).toEqual([
+      "s.yaml:2:5: steps[0]: does one thing: send and advance given",
+    ]);
+    expect(problemsOf("steps:\n  - save: x")).toEqual([
+      "s.yaml:2:5: steps[0]: needs a step kind (send, simulate, otp, webhook, advance, settle, wait, http, expect)",
+    ]);
+    expect(problemsOf("steps:\n  - simulate: { read: { id: a }, delivered: { id: a } }")).toEqual([
+      "s.yaml:2:15: steps[0].simulate: takes one simulate action: delivered and read given",
+    ]);
+    expect(problemsOf("steps:\n  - otp: {}")).toEqual([
+      "s.yaml:2:10: steps[0].otp: needs one otp action (create, text or consume)",
+    ]);
+  });
+
+  it("an expect checks one of event, message or delivery, with the fields that apply to it", () => {
+    expect(problemsOf("steps:\n  - expect: { within: 1s }")).toEqual([
+      "s.yaml:2:13: steps[0].expect: needs one of event, message or delivery",
+    ]);
+    expect(problemsOf("steps:\n  - expect: { event: message.read, message: m }")).toEqual([
+      "s.yaml:2:13: steps[0].expect: checks one thing: event and message given",
+    ]);
+    expect(problemsOf("steps:\n  - expect: { event: message.read, attempts: 2 }")).toEqual([
+      "s.yaml:2:46: steps[0].expect.attempts: does not apply to an expect of an event",
+    ]);
+    expect(problemsOf("steps:\n  - expect: { message: m, status: succeeded }")).toEqual([
+      "s.yaml:2:35: steps[0].expect.status: must be a message status: queued, sent, delivered, read, failed, unsent",
+    ]);
+    expect(problemsOf("steps:\n  - expect: { message: m }")).toEqual([
+      "s.yaml:2:13: steps[0].expect: an expect of a message needs status or match",
+    ]);
+    expect(problemsOf("steps:\n  - expect: { event: message.read, within: soon }")).toEqual([
+      "s.yaml:2:44: steps[0].expect.within: must be a duration such as 500ms, 5s, 10m or 1h30m",
+    ]);
+  });
+
+  it("a placeholder reads a built-in or a name an earlier step saved; one written wrong is named", () => {
+    expect(problemsOf('steps:\n  - send: { to: "{{msg.to}}" }\n  - send: { to: a }\n    save: msg')).toEqual([
+      "s.yaml:2:17: steps[0].send.to: {{msg.to}} reads msg, which no earlier step saves (built in: numbers, account, base_url, otp_url; saved so far: none)",
+    ]);
+    expect(problemsOf('steps:\n  - send: { to: "{{ numbers 0 }}" }')).toEqual([
+      's.yaml:2:17: steps[0].send.to: has a placeholder written wrong near "{{ numbers 0 }}" (use {{name.path}})',
+    ]);
+    expect(problemsOf("steps:\n  - advance: 1s\n    save: numbers")).toEqual([
+      "s.yaml:3:11: steps[0].save: must not be a built-in name (numbers, account, base_url, otp_url)",
+    ]);
+  });
+
+  it("text that is not YAML, a key given twice, or a file without steps is refused with its line", () => {
+    expect(problemsOf("steps: [")[0]).toMatch(/^s\.yaml:1:\d+: not valid YAML or JSON: /);
+    expect(problemsOf("name: a\nname: b\nsteps: [{ advance: 1s }]")[0]).toMatch(
+      /^s\.yaml:2:1: not valid YAML or JSON: Map keys must be unique/,
+    );
+    expect(problemsOf("name: a")).toEqual(["s.yaml:1:1: steps: required"]);
+    expect(problemsOf("steps: []")).toEqual(["s.yaml:1:8: steps: must not be empty"]);
+    expect(problemsOf("restore: 'a b'\nsteps: [{ advance: 1s }]")).toEqual([
+      "s.yaml:1:10: restore: must be a snapshot name ([A-Za-z0-9._-], 1-64 characters)",
+    ]);
+  });
+});
+
+describe("scenario files: the JSON Schema that `msgctl run --schema` prints", () => {
+  const validate = new Ajv2020({ strict: false }).compile(scenarioJsonSchema());
+
+  it("accepts a file using every step kind", async () => {
+    const { parse } = await import("yaml");
+    expect(validate(parse(EVERY_KIND)), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it("refuses an unknown step kind, an unknown field and a wrong type, as the runner does", () => {
+    expect(validate({ steps: [{ sned: {} }] })).toBe(false);
+    expect(validate({ steps: [{ send: { txt: "a" } }] })).toBe(false);
+    expect(validate({ steps: [{ advance: 5 }] })).toBe(false);
+    expect(validate({ name: "x", steps: [] })).toBe(false);
+  });
+});
+
+describe("scenario files: placeholders and JSON subsets", () => {
+  const values = new Map<string, unknown>([
+    ["numbers", ["+14155550101"]],
+    ["msg", { id: "m1", attempts: 2, to: { handle: "+1" } }],
+  ]);
+
+  it("a string that is one placeholder takes the value as it is; inside text it is written in", () => {
+    expect(fillTemplates({ a: "{{msg.attempts}}", b: "n={{msg.attempts}}", c: ["{{ numbers.0 }}"] }, values)).toEqual({
+      a: 2,
+      b: "n=2",
+      c: ["+14155550101"],
+    });
+    expect(fillTemplates("to {{msg.to}}", values)).toBe('to {"handle":"+1"}');
+  });
+
+  it("a path that is not there names what is", () => {
+    expect(() => fillTemplates("{{msg.idd}}", values)).toThrow(
+      "{{msg.idd}}: msg has no idd (it has: id, attempts, to)",
+    );
+  });
+
+  it("a subset holds when every field given is equal, recursively; arrays item by item, same length", () => {
+    const actual = {
+      a: 1,
+      b: { c: "x", d: [1, 2] },
+      e: [
+        { n: 1, s: 500 },
+        { n: 2, s: 200 },
+      ],
+    };
+    expect(subsetMismatches({ b: { c: "x" } }, actual)).toEqual([]);
+    expect(subsetMismatches({ e: [{ s: 500 }, { s: 200 }] }, actual)).toEqual([]);
+    expect(subsetMismatches({ e: [{ s: 500 }] }, actual)).toEqual([
+      { path: "e", expected: [{ s: 500 }], seen: actual.e },
+    ]);
+    expect(subsetMismatches({ b: { c: "y" }, z: 1 }, actual)).toEqual([
+      { path: "b.c", expected: "y", seen: "x" },
+      { path: "z", expected: 1, seen: undefined },
+    ]);
+    expect(subsetMismatches({ a: "1" }, actual)).toEqual([{ path: "a", expected: "1", seen: 1 }]);
+  });
+});
+
+describe("scenario files: reports", () => {
+  const report: RunReport = {
+    startedAt: "2026-01-01T12:00:00.000Z",
+    durationMs: 2500,
+    files: [
+      {
+        file: "ok.yaml",
+        name: "passes",
+        passed: true,
+        total: 1,
+        durationMs: 1000,
+        steps: [{ index: 0, kind: "advance", passed: true, message: "clock at …" }],
+      },
+      {
+        file: "bad.yaml",
+        name: 'fails <twice> & "errs"',
+        passed: false,
+        total: 4,
+        durationMs: 1500,
+        steps: [
+          {
+            index: 0,
+            kind: "expect",
+            passed: false,
+            message: "no matching message.read event",
+            expectation: true,
+            details: ["expected: a", "seen: b \u0007"],
+          },
+          { index: 1, kind: "http", passed: false, message: "GET /x: 500", expectation: true, details: [] },
+          { index: 2, kind: "send", passed: false, message: "400 invalid_request: to: required", details: [] },
+        ],
+        account: { name: "run-x", api_key: "sk_test_x", kept: true },
+      },
+    ],
+    notRun: [{ file: "later.yaml", name: "later" }],
+  };
+
+  it("--json: counts of files, each file's steps with index, kind, passed and message", () => {
+    expect(jsonReport(report)).toEqual({
+      passed: 1,
+      failed: 1,
+      skipped: 1,
+      files: [
+        {
+          file: "ok.yaml",
+          name: "passes",
+          passed: true,
+          steps: [{ index: 0, kind: "advance", passed: true, message: "clock at …" }],
+        },
+        {
+          file: "bad.yaml",
+          name: 'fails <twice> & "errs"',
+          passed: false,
+          account: "run-x",
+          steps: [
+            {
+              index: 0,
+              kind: "expect",
+              passed: false,
+              message: "no matching message.read event",
+              details: ["expected: a", "seen: b \u0007"],
+            },
+            { index: 1, kind: "http", passed: false, message: "GET /x: 500" },
+            { index: 2, kind: "send", passed: false, message: "400 invalid_request: to: required" },
+          ],
+        },
+      ],
+    });
+  });
+
+  const xsd = readFileSync(resolve(import.meta.dirname, "../fixtures/junit.xsd"), "utf8");
+  const valid = async (xml: string) => {
+    const result = await validateXML({ xml: [{ fileName: "report.xml", contents: xml }], schema: [xsd] });
+    return result.errors.map((error) => error.rawMessage);
+  };
+
+  it("JUnit: one test case per file, one failure per unmet expectation, an error per step not done, skipped files; a JUnit schema accepts it", async () => {
+    // The schema does refuse: a suite without its counts.
+    expect(await valid('<testsuites><testsuite name="x"/></testsuites>')).not.toEqual([]);
+    const xml = junitReport(report);
+    expect(await valid(xml)).toEqual([]);
+    expect(xml).toContain('<testsuites name="msgctl run" tests="3" failures="1" errors="0" skipped="1" time="2.500">');
+    expect(xml).toContain(
+      '<testcase name="fails &lt;twice&gt; &amp; &quot;errs&quot;" classname="bad.yaml" time="1.500">',
+    );
+    expect(xml.match(/<failure /g)).toHaveLength(2);
+    expect(xml).toContain(
+      '<failure message="steps[0] expect: no matching message.read event" type="expectation">expected: a\nseen: b \ufffd</failure>',
+    );
+    expect(xml).toContain('<error message="steps[2] send: 400 invalid_request: to: required" type="step"/>');
+    expect(xml).toContain('<skipped message="not run: --bail stopped the run at an earlier failure"/>');
+  });
+
+  it("JUnit for files that failed their checks: an error per file listing its problems, still valid", async () => {
+    const xml = junitReport(undefined, [
+      { file: "a.yaml", path: "steps[0].send.to", message: "required", line: 3, column: 5 },
+      { file: "a.yaml", path: "steps[1]", message: "needs a step kind", line: 4, column: 5 },
+    ]);
+    expect(await valid(xml)).toEqual([]);
+    expect(xml).toContain(
+      '<error message="invalid scenario file: 2 problem(s)" type="invalid_scenario">a.yaml:3:5: steps[0].send.to: required\na.yaml:4:5: steps[1]: needs a step kind</error>',
+    );
+  });
+});
