@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EVENT_TYPES } from "./events.js";
+import { EVENT_TYPES } from "./event-types.js";
 import { toJsonSchema, type JsonSchema } from "./json-schema.js";
 import { CHALLENGE_STATUSES, DELIVERY_STATUSES, MESSAGE_STATUSES } from "./statuses.js";
 
@@ -203,9 +203,15 @@ export const scenarioHeader = z.strictObject({
   name: z.string().min(1).optional().meta({ description: "shown in reports; default: the file name" }),
   restore: z
     .string()
-    .regex(/^[A-Za-z0-9._-]{1,64}$/, "must be a snapshot name ([A-Za-z0-9._-], 1-64 characters)")
+    .regex(
+      /^([A-Za-z0-9._-]{1,64}|\.{0,2}\/.+)$/,
+      "must be a snapshot name ([A-Za-z0-9._-], 1-64 characters) or an exported snapshot's path (./file)",
+    )
     .optional()
-    .meta({ description: "restore this snapshot (the whole sandbox) first, and run as the connection's account" }),
+    .meta({
+      description:
+        "restore this snapshot (the whole sandbox) first and run as the connection's account: a name, or an exported file's path starting with ./, ../ or /",
+    }),
   steps: z.array(z.unknown()).min(1),
 });
 
@@ -222,7 +228,6 @@ const scenarioFile = scenarioHeader.extend({
 /** The scenario file format as JSON Schema (draft 2020-12). */
 export function scenarioJsonSchema(): JsonSchema {
   return {
-    $id: "https://msgctl.dev/schemas/scenario.json",
     title: "msgctl scenario file",
     ...toJsonSchema(scenarioFile, "input"),
   };

@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import { basename, dirname, resolve } from "node:path";
 import { createClient, type MsgctlClient } from "../client/client.js";
 import { ApiError, type ClientOptions } from "../client/http.js";
 import { createAccount } from "../client/isolated-account.js";
@@ -42,16 +44,27 @@ function failureText(error: unknown): string {
   return (error as Error)?.message ?? String(error);
 }
 
+/**
+ * The snapshot a file restores: a name the sandbox keeps, or an exported snapshot file (a path
+ * starting with ./, ../ or /, from the scenario file's folder), imported first under its name.
+ */
+async function snapshotName(admin: MsgctlClient, scenario: Scenario): Promise<string> {
+  const restore = scenario.restore as string;
+  if (!/^(\.{1,2})?\//.test(restore)) return restore;
+  const path = resolve(dirname(scenario.file), restore);
+  const name = basename(path)
+    .replace(/[^A-Za-z0-9._-]/g, "-")
+    .slice(0, 64);
+  await admin.snapshots.import(name, await readFile(path));
+  return name;
+}
+
 /** The file's account: on demand (deleted after a pass), or the connection's after a restore. */
 async function prepare(scenario: Scenario, options: RunOptions) {
   const { connection } = options;
   if (scenario.restore) {
     const admin = createClient(connection);
-    await admin.http.request(
-      "messaging",
-      "POST",
-      `/sandbox/v1/snapshots/${encodeURIComponent(scenario.restore)}/restore`,
-    );
+    await admin.snapshots.restore(await snapshotName(admin, scenario));
     return { client: admin, name: undefined, apiKey: connection.apiKey ?? "", remove: undefined };
   }
   const slug = scenario.name

@@ -250,6 +250,42 @@ steps:
     ]);
   });
 
+  it("restore: the file starts from a snapshot (the whole sandbox) and runs as the connection's account", async () => {
+    const base = sandbox.serve.ready.base_url;
+    const headers = {
+      authorization: `Bearer ${sandbox.serve.ready.accounts[0]?.api_key}`,
+      "content-type": "application/json",
+    };
+    const post = (path: string, body: unknown) =>
+      fetch(`${base}${path}`, { method: "POST", headers, body: JSON.stringify(body) }).then((r) => r.json());
+    await post("/v1/webhooks", { url: `${app.url}/hooks`, events: ["message.received"] });
+    await post("/sandbox/v1/snapshots", { name: "app-hooked" });
+    // After the save: gone once the file restores.
+    const later = (await post("/v1/webhooks", { url: `${app.url}/later` })) as { data: { id: string } };
+    const path = file(
+      "restore.yaml",
+      `name: from a snapshot
+restore: app-hooked
+steps:
+  - simulate: { inbound: { from: "+14155550191", to: "{{numbers.0}}", text: "restored" } }
+    save: inbound
+  - expect: { event: message.received, match: { message_id: "{{inbound.id}}", to: "+14155550101" }, delivered: true }
+  - http: { url: "${app.url}/api/last-inbound", expect_json: { text: "restored" } }
+`,
+    );
+    const result = await sandbox.cli("run", path, "--json");
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const gone = await fetch(`${base}/v1/webhooks/${later.data.id}`, { headers });
+    expect(gone.status).toBe(404);
+
+    // An exported snapshot, named by its path, restores into a sandbox --serve starts.
+    const exported = await fetch(`${base}/sandbox/v1/snapshots/app-hooked/export`, { headers });
+    writeFileSync(join(dir, "app-hooked.snapshot"), Buffer.from(await exported.arrayBuffer()));
+    writeFileSync(path, readFileSync(path, "utf8").replace("restore: app-hooked", "restore: ./app-hooked.snapshot"));
+    const served = await runCli(["run", path, "--serve", "--port", "0", "--otp-port", "0"]);
+    expect(served.code, served.stdout + served.stderr).toBe(0);
+  });
+
   it("a missing file is a usage error (exit 2); so is run with no file", async () => {
     const missing = await sandbox.cli("run", join(dir, "nope.yaml"));
     expect(missing.code).toBe(2);

@@ -17,8 +17,12 @@ const SERVER_SIDE = [
   /^node_modules\/(kysely|better-sqlite3|sharp|h3|listhen|crossws|zod|libphonenumber-js|undici|music-metadata|file-type)\//,
 ];
 
-/** Commands that run or build the sandbox, and so load it: everything else is a client. */
-const SANDBOX_COMMANDS = new Set(["serve.ts", "init.ts", "openapi.ts"]);
+/**
+ * Commands that run or build the sandbox, and so load it: everything else is a client. `run`
+ * starts one with --serve, and checks scenario files with the contract's zod schemas (the ones
+ * its published JSON Schema is made from); it runs once per suite, not in a script's loop.
+ */
+const SANDBOX_COMMANDS = new Set(["serve.ts", "init.ts", "openapi.ts", "run.ts"]);
 
 /** The one module of runtime/ the CLI's entry may load: the version, a constant after a build. */
 const ENTRY_ALLOWED = new Set(["src/runtime/version.ts"]);

@@ -141,7 +141,7 @@ describe("scenario files: reading and checking", () => {
     expect(problemsOf("name: a")).toEqual(["s.yaml:1:1: steps: required"]);
     expect(problemsOf("steps: []")).toEqual(["s.yaml:1:8: steps: must not be empty"]);
     expect(problemsOf("restore: 'a b'\nsteps: [{ advance: 1s }]")).toEqual([
-      "s.yaml:1:10: restore: must be a snapshot name ([A-Za-z0-9._-], 1-64 characters)",
+      "s.yaml:1:10: restore: must be a snapshot name ([A-Za-z0-9._-], 1-64 characters) or an exported snapshot's path (./file)",
     ]);
   });
 });
