@@ -146,6 +146,18 @@ describe("scenario files: reading and checking", () => {
   });
 });
 
+describe("scenario files: the documented examples", () => {
+  const ROOT = resolve(import.meta.dirname, "../..");
+  const blocks = (doc: string) =>
+    [...readFileSync(resolve(ROOT, doc), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+
+  it("every scenario in docs/scenarios.md and the README is a valid file", () => {
+    const found = [...blocks("docs/scenarios.md"), ...blocks("README.md").filter((text) => /^steps:/m.test(text))];
+    expect(found.length).toBeGreaterThanOrEqual(13);
+    for (const text of found) expect(problemsOf(text), text).toEqual([]);
+  });
+});
+
 describe("scenario files: the JSON Schema that `msgctl run --schema` prints", () => {
   const validate = new Ajv2020({ strict: false }).compile(scenarioJsonSchema());
 
