@@ -74,9 +74,12 @@ export interface VerifyOptions {
  * `v1`, reject a `t` outside the replay window, recompute the HMAC over the raw, unparsed body
  * and compare in constant time. Never throws: it returns `{ ok: true }` or the reason.
  *
+ * For tests, where msgctl is a development dependency: production code verifies with a few lines
+ * of its own and no msgctl (docs/verify.md in this package).
+ *
  * @example
- * const result = verifyWebhook(req.rawBody, req.headers["x-service-signature"], process.env.WEBHOOK_SECRET);
- * if (!result.ok) return res.status(400).send(result.message);
+ * const result = verifyWebhook(received.rawBody, received.headers["x-service-signature"], secret);
+ * expect(result.ok, result.ok ? "" : result.message).toBe(true);
  */
 export function verifyWebhook(
   rawBody: string | Uint8Array,
