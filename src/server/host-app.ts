@@ -10,7 +10,7 @@ import { clip } from "../lib/bounded-input.js";
 import { drainBeforeClosing } from "./drain.js";
 import { HostGuard } from "./host-guard.js";
 import { discardRest, readJsonBody } from "./request-body.js";
-import { idempotencyKeyOf, requireObjectBody } from "./required-input.js";
+import { idempotencyKeyOf, requireObjectBody, takesIdempotencyKey } from "./required-input.js";
 import type { ApiRequest, Method, Reply, Route } from "./route.js";
 
 /** Everything a host app is built from. */
@@ -145,6 +145,7 @@ class HostRequest implements ApiRequest {
   #params: Record<string, string> | undefined;
   #json: Promise<unknown> | undefined;
   #body: JsonObject | undefined;
+  #key: { value: string | undefined } | undefined;
 
   constructor(
     readonly event: H3Event,
@@ -178,7 +179,15 @@ class HostRequest implements ApiRequest {
     if (this.#body === undefined) throw new Error("body() on a route that does not declare requiresBody");
     return this.#body;
   };
-  readonly idempotencyKey = (): string | undefined => idempotencyKeyOf(this.header("idempotency-key"));
+  readonly idempotencyKey = (): string | undefined => {
+    if (this.#key === undefined) throw new Error("idempotencyKey() on a route whose document lists no Idempotency-Key");
+    return this.#key.value;
+  };
+
+  /** Checks the Idempotency-Key header's form (400 unless absent or 1 to 255 characters). */
+  readIdempotencyKey(): void {
+    this.#key = { value: idempotencyKeyOf(this.header("idempotency-key")) };
+  }
 
   /** Reads the body a route requires and checks that it is a JSON object (400 otherwise). */
   async readRequiredBody(example: string): Promise<void> {
@@ -235,10 +244,13 @@ export function createHostApp(options: HostAppOptions): H3 {
   const methodsByPath = new Map<string, Method[]>();
   for (const route of withHeadRoutes(options.routes)) {
     methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+    const takesKey = takesIdempotencyKey(route);
     app.on(route.method, route.path, async (event) => {
       const account =
         route.auth === false ? undefined : authenticate(ctx, event.req.headers.get("authorization"), options.keyKind);
       const request = new HostRequest(event, options, account);
+      // What the route needs of the request is checked here, before the domain sees any of it.
+      if (takesKey) request.readIdempotencyKey();
       if (route.requiresBody) await request.readRequiredBody(route.requiresBody.example);
       const result = await route.handler(request);
       // Answer only once the writes are committed: what was acknowledged survives a crash.

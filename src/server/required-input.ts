@@ -1,11 +1,21 @@
 import type { JsonObject } from "../contract/common.js";
 import { invalidRequest } from "../lib/app-error.js";
 import { kindOf } from "../lib/validation.js";
+import type { Route } from "./route.js";
 
 /*
  * What the server checks of a request before the domain sees it: a route's required JSON object
- * body, and an Idempotency-Key header's form. The domain then takes an object and a key.
+ * body, and the form of the Idempotency-Key header of a route that takes one. The domain then
+ * takes an object and a key.
  */
+
+/** The header a repeated create sends to get its first answer again (spec 4.3, 4.4, 4.5). */
+const IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+/** True for a route whose document lists the Idempotency-Key header: the server checks its form. */
+export function takesIdempotencyKey(route: Route): boolean {
+  return route.doc.headers?.[IDEMPOTENCY_HEADER] !== undefined;
+}
 
 /**
  * A route's required JSON body (`Route.requiresBody`): 400 `body: required, e.g. <example>` when
@@ -21,6 +31,7 @@ export function requireObjectBody(input: unknown, example: string): JsonObject {
 /** An Idempotency-Key header: absent (undefined), or 1 to 255 characters (400 otherwise). */
 export function idempotencyKeyOf(header: string | null): string | undefined {
   if (header === null) return undefined;
-  if (header.length === 0 || header.length > 255) throw invalidRequest("Idempotency-Key: must be 1 to 255 characters");
+  if (header.length === 0 || header.length > 255)
+    throw invalidRequest(`${IDEMPOTENCY_HEADER}: must be 1 to 255 characters`);
   return header;
 }

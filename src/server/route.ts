@@ -24,7 +24,10 @@ export interface ApiRequest {
   json(): Promise<unknown>;
   /** The JSON object body of a route that `requiresBody`, read and checked before the handler ran. */
   body(): JsonObject;
-  /** The Idempotency-Key header: undefined when absent, 400 unless 1 to 255 characters. */
+  /**
+   * The Idempotency-Key header of a route whose document lists it, checked before the handler ran:
+   * undefined when absent (a key that is not 1 to 255 characters was answered 400).
+   */
   idempotencyKey(): string | undefined;
 }
 
@@ -64,7 +67,10 @@ export interface RouteDoc {
   query?: Schema;
   /** Path parameters by name, with what they are. */
   params?: Record<string, string>;
-  /** Request headers besides Authorization, by name, with what they do. */
+  /**
+   * Request headers besides Authorization, by name, with what they do. A route that lists
+   * `Idempotency-Key` has the key's form checked by the server before its handler runs.
+   */
   headers?: Record<string, string>;
   /** Success statuses. */
   responses: Record<number, ResponseDoc>;

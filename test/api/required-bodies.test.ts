@@ -17,6 +17,10 @@ const REQUIRED: Record<string, string> = {
   "PATCH /v1/chats/:id": 'body: required, e.g. { "title": "Weekend plans" }',
   "POST /v1/chats/:id/participants": 'body: required, e.g. { "handle": "+14155550150" }',
   "POST /v1/chats/:id/typing": 'body: required, e.g. { "typing": true }',
+  "POST /v1/webhooks": 'body: required, e.g. { "url": "https://example.com/webhooks" }',
+  "PATCH /v1/webhooks/:id": 'body: required, e.g. { "enabled": false }',
+  "POST /sandbox/v1/clock/advance": 'body: required, e.g. { "duration": "1h" } or { "ms": 3600000 }',
+  "POST /sandbox/v1/numbers/:handle/faults": 'body: required, e.g. { "fault": "offline" }',
   "POST /v1/challenges": 'body: required, e.g. { "phone": "+14155550123" }',
   "POST /sandbox/v1/otp/texts": 'body: required, e.g. { "from": "+14155550123", "text": "123456" }',
   "POST /sandbox/v1/otp/fault":
@@ -35,7 +39,8 @@ const REQUIRED: Record<string, string> = {
 };
 
 const OTP_ONLY = new Set(otpRoutes.filter((route) => !messagingRoutes.includes(route)));
-const declaring = [...new Set([...messagingRoutes, ...otpRoutes])].filter((route) => route.requiresBody);
+const allRoutes = [...new Set([...messagingRoutes, ...otpRoutes])];
+const declaring = allRoutes.filter((route) => route.requiresBody);
 
 describe("a required JSON body is checked at the server's edge", () => {
   const t = useSandbox();
@@ -53,13 +58,20 @@ describe("a required JSON body is checked at the server's edge", () => {
     }
   });
 
+  it("every route documented with a JSON body that is not optional declares it", () => {
+    const documented = allRoutes.filter((route) => route.doc.body && !route.doc.bodyOptional);
+    expect(documented.filter((route) => !route.requiresBody).map((route) => `${route.method} ${route.path}`)).toEqual(
+      [],
+    );
+  });
+
   it.each(Object.entries(REQUIRED))(
     "%s without a body: 400 saying it is required, with an example",
     async (key, said) => {
       const route = declaring.find((r) => `${r.method} ${r.path}` === key);
       const res = await call(route!);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ error: "invalid_request", message: said });
+      expect(res.body).toEqual({ error: "invalid_request", message: said, request_id: expect.any(String) });
     },
   );
 

@@ -1,3 +1,4 @@
+import type { JsonObject } from "../../contract/common.js";
 import {
   createWebhookBody as createBody,
   EVENT_TYPES,
@@ -8,7 +9,7 @@ import {
   type WebhookResource,
   type WebhookWithSecret,
 } from "../../contract/index.js";
-import { invalidRequest, invalidState, notFound } from "../../lib/app-error.js";
+import { invalidState, notFound } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
 import { isUuid } from "../../lib/ids.js";
 import { parseInput } from "../../lib/validation.js";
@@ -85,13 +86,13 @@ function replay(ctx: DomainContext, accountId: string, key: string): CreatedWebh
 export async function createWebhook(
   ctx: DomainContext,
   accountId: string,
-  body: unknown,
+  body: JsonObject,
   key?: string,
 ): Promise<{ webhook: CreatedWebhook; replayed: boolean }> {
   const earlier = key === undefined ? undefined : replay(ctx, accountId, key);
   if (earlier) return { webhook: earlier, replayed: true };
 
-  const input = parseInput(createBody, body ?? invalidBody());
+  const input = parseInput(createBody, body);
   const url = await checkWebhookUrl(ctx, input.url);
 
   return ctx.db.transaction(() => {
@@ -126,10 +127,6 @@ export async function createWebhook(
   });
 }
 
-function invalidBody(): never {
-  throw invalidRequest("body: send a JSON object");
-}
-
 /** GET /v1/webhooks: the account's endpoints, newest first, without secrets. */
 export function listWebhooks(
   ctx: DomainContext,
@@ -154,10 +151,10 @@ export async function updateWebhook(
   ctx: DomainContext,
   accountId: string,
   id: string,
-  body: unknown,
+  body: JsonObject,
 ): Promise<WebhookView> {
   liveWebhookOr404(ctx, accountId, id);
-  const input = parseInput(updateBody, body ?? invalidBody());
+  const input = parseInput(updateBody, body);
   const url = input.url === undefined ? undefined : await checkWebhookUrl(ctx, input.url);
 
   return ctx.db.transaction(() => {

@@ -1,5 +1,4 @@
 import { advanceBody, clockView as clockSchema, type ClockView } from "../../contract/control.js";
-import { invalidRequest } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
 import { parseDuration } from "../../lib/duration.js";
 import { parseInput } from "../../lib/validation.js";
@@ -25,6 +24,7 @@ export const controlClockRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/clock/advance",
+    requiresBody: { example: '{ "duration": "1h" } or { "ms": 3600000 }' },
     doc: {
       tag: "Sandbox: clock",
       summary: "Advance a manual clock",
@@ -34,10 +34,8 @@ export const controlClockRoutes: Route[] = [
       responses: { 200: { description: "the clock after the advance", schema: clockSchema } },
       errors: [409],
     },
-    async handler({ control, json }) {
-      const body = await json();
-      if (body === undefined) throw invalidRequest('body: send { "duration": "1h" } or { "ms": 3600000 }');
-      const input = parseInput(advanceBody, body);
+    async handler({ control, body }) {
+      const input = parseInput(advanceBody, body());
       // The schema lets exactly one of the two through.
       const ms = input.duration === undefined ? (input.ms as number) : parseDuration(input.duration, "duration");
       return ok(clockView(await control.advance(ms)));

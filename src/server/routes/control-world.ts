@@ -65,6 +65,7 @@ export const controlWorldRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/numbers/:handle/faults",
+    requiresBody: { example: '{ "fault": "offline" }' },
     doc: {
       tag: TAG,
       summary: "Switch a number's fault",
@@ -74,9 +75,8 @@ export const controlWorldRoutes: Route[] = [
       body: faultBody,
       responses: { 200: { description: "the faults now", schema: numberFaults } },
     },
-    async handler({ ctx, account, params, json }) {
-      const body = await json();
-      const change = parseInput(faultBody, body ?? {});
+    handler({ ctx, account, params, body }) {
+      const change = parseInput(faultBody, body());
       return ok(setNumberFault(ctx, account.id, numberParam(params.handle), change));
     },
   },

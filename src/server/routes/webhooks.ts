@@ -25,6 +25,7 @@ export const webhookRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/webhooks",
+    requiresBody: { example: '{ "url": "https://example.com/webhooks" }' },
     doc: {
       tag: TAG,
       summary: "Create a webhook endpoint",
@@ -38,8 +39,8 @@ export const webhookRoutes: Route[] = [
       },
       errors: [409],
     },
-    async handler({ ctx, account, json, idempotencyKey }) {
-      const { webhook, replayed } = await createWebhook(ctx, account.id, await json(), idempotencyKey());
+    async handler({ ctx, account, body, idempotencyKey }) {
+      const { webhook, replayed } = await createWebhook(ctx, account.id, body(), idempotencyKey());
       return ok(webhook, replayed ? 200 : 201);
     },
   },
@@ -72,6 +73,7 @@ export const webhookRoutes: Route[] = [
   {
     method: "PATCH",
     path: "/v1/webhooks/:id",
+    requiresBody: { example: '{ "enabled": false }' },
     doc: {
       tag: TAG,
       summary: "Update a webhook endpoint",
@@ -81,8 +83,8 @@ export const webhookRoutes: Route[] = [
       body: updateWebhookBody,
       responses: { 200: { description: "the endpoint, without its secret", schema: webhookResource } },
     },
-    handler: async ({ ctx, account, params, json }) =>
-      ok(await updateWebhook(ctx, account.id, params.id ?? "", await json())),
+    handler: async ({ ctx, account, params, body }) =>
+      ok(await updateWebhook(ctx, account.id, params.id ?? "", body())),
   },
   {
     method: "POST",
