@@ -26,7 +26,7 @@ const subset = z
   .meta({ description: "a JSON subset: every field given must be equal (objects compared field by field)" });
 
 /** A name a step's result is kept under, for `{{name.path}}` in later steps. */
-export const SAVE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SAVE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Names the runner provides itself; `save` may not reuse them. */
 export const BUILT_IN_NAMES = ["numbers", "account", "base_url", "otp_url"] as const;
 

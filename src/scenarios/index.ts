@@ -4,8 +4,8 @@
  * (`contract/scenario-file.ts`).
  */
 export { loadScenario, parseScenario, problemText, UnreadableScenario } from "./load.js";
-export { runScenarios, type RunOptions } from "./run.js";
-export { jsonReport, junitReport, stepLabel, type JsonReport } from "./reports.js";
-export { subsetMismatches, type Mismatch } from "./json-subset.js";
-export { fillTemplates, TemplateError } from "./templates.js";
-export type { FileResult, RunReport, Scenario, ScenarioProblem, StepResult } from "./types.js";
+export { runScenarios } from "./run.js";
+export { jsonReport, junitReport, stepLabel } from "./reports.js";
+export { subsetMismatches } from "./json-subset.js";
+export { fillTemplates } from "./templates.js";
+export type { FileResult, RunReport, Scenario, ScenarioProblem } from "./types.js";

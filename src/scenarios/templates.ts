@@ -10,7 +10,7 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\s*\}
 const WHOLE = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_-]+)*)\s*\}\}$/;
 
 /** A placeholder that cannot be filled: the message says which and why. */
-export class TemplateError extends Error {
+class TemplateError extends Error {
   override readonly name = "TemplateError";
 }
 
