@@ -28,7 +28,7 @@ const subset = z
 /** A name a step's result is kept under, for `{{name.path}}` in later steps. */
 const SAVE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Names the runner provides itself; `save` may not reuse them. */
-export const BUILT_IN_NAMES = ["numbers", "account", "base_url", "otp_url"] as const;
+export const BUILT_IN_NAMES = ["numbers", "account", "base_url", "otp_url", "env"] as const;
 
 const send = z
   .strictObject({

@@ -21,6 +21,8 @@ export interface RunOptions {
   bail?: boolean;
   /** Fetch for `http` steps (the user's own app). */
   fetch?: typeof fetch;
+  /** What `{{env.NAME}}` reads: the environment `run` was started in (your app's URL, say). */
+  env?: Record<string, string | undefined>;
   /** Told as each file finishes, so a caller can print as the run goes. */
   onFile?: (result: FileResult) => void;
 }
@@ -82,7 +84,7 @@ async function prepare(scenario: Scenario, options: RunOptions) {
   };
 }
 
-/** The names every file starts with: numbers, account, base_url, otp_url. */
+/** The names every file starts with: numbers, account, base_url, otp_url, env. */
 async function builtIns(client: MsgctlClient, options: RunOptions, account: Record<string, unknown>) {
   const numbers = (await client.numbers.list()).map((number) => number.handle);
   return new Map<string, unknown>([
@@ -90,6 +92,7 @@ async function builtIns(client: MsgctlClient, options: RunOptions, account: Reco
     ["account", account],
     ["base_url", options.connection.baseUrl],
     ["otp_url", options.connection.otpUrl ?? ""],
+    ["env", { ...options.env }],
   ]);
 }
 

@@ -123,13 +123,13 @@ describe("scenario files: reading and checking", () => {
 
   it("a placeholder reads a built-in or a name an earlier step saved; one written wrong is named", () => {
     expect(problemsOf('steps:\n  - send: { to: "{{msg.to}}" }\n  - send: { to: a }\n    save: msg')).toEqual([
-      "s.yaml:2:17: steps[0].send.to: {{msg.to}} reads msg, which no earlier step saves (built in: numbers, account, base_url, otp_url; saved so far: none)",
+      "s.yaml:2:17: steps[0].send.to: {{msg.to}} reads msg, which no earlier step saves (built in: numbers, account, base_url, otp_url, env; saved so far: none)",
     ]);
     expect(problemsOf('steps:\n  - send: { to: "{{ numbers 0 }}" }')).toEqual([
       's.yaml:2:17: steps[0].send.to: has a placeholder written wrong near "{{ numbers 0 }}" (use {{name.path}})',
     ]);
     expect(problemsOf("steps:\n  - advance: 1s\n    save: numbers")).toEqual([
-      "s.yaml:3:11: steps[0].save: must not be a built-in name (numbers, account, base_url, otp_url)",
+      "s.yaml:3:11: steps[0].save: must not be a built-in name (numbers, account, base_url, otp_url, env)",
     ]);
   });
 

@@ -147,6 +147,7 @@ export async function run(files: string[], options: ConnectionFlags & RunCommand
     report = await runScenarios(scenarios, {
       connection: sandbox.connection,
       bail: options.bail,
+      env: process.env,
       onFile: (file) => {
         if (!out.json) for (const line of fileLines(out, file)) out.line(line);
       },
