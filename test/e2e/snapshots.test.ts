@@ -126,16 +126,23 @@ describe("msgctl snapshot against `serve` on a database file", { timeout: 180_00
     expect(unwritable.stderr).toContain("cannot write there");
   });
 
-  it("the snapshots outlive a restart of serve, and restore there", async () => {
+  it("the snapshots outlive a restart of serve and restore there; an export imports there too", async () => {
     await api("POST", "/sandbox/v1/reset", {});
     await send("kept over a restart");
     await json("snapshot", "save", "restart");
+    const file = join(dir, "restart.msgctl-snapshot");
+    await json("snapshot", "export", "restart", "-o", file);
     expect(await serve.stop()).toBe(0);
     await startServe();
     await api("POST", "/sandbox/v1/reset", {});
     expect(await texts()).toEqual([]);
     expect((await json("snapshot", "list")).map((s: { name: string }) => s.name)).toContain("restart");
     await json("snapshot", "restore", "restart");
+    expect(await texts()).toEqual(["kept over a restart"]);
+
+    await api("POST", "/sandbox/v1/reset", {});
+    expect(await json("snapshot", "import", file, "--name", "from-file")).toMatchObject({ name: "from-file" });
+    await json("snapshot", "restore", "from-file");
     expect(await texts()).toEqual(["kept over a restart"]);
   });
 
