@@ -33,6 +33,11 @@ export interface StartSandboxOptions {
    * `:memory:` sandbox keeps its snapshots in memory, until exported.
    */
   snapshots?: string;
+  /**
+   * An exported snapshot file (`msgctl snapshot export`, `client.snapshots.export`) to start from,
+   * as `serve --restore FILE` does: its accounts, keys and state; `fixture` is then not used.
+   */
+  restore?: string;
   host?: string;
   /**
    * Names besides loopback and `host` the sandbox answers to in the Host header: exact names,
@@ -157,6 +162,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   const sandbox = await launchSandbox({
     db: options.db ?? ":memory:",
     snapshots: options.snapshots,
+    restore: options.restore,
     fixture: options.fixture,
     fixtureSource: "startSandbox({ fixture })",
     clock: options.clock ?? "manual",
@@ -171,7 +177,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   const first = accounts[0];
   // A database seeded at an earlier start, by a fixture that left the keys out: they were
   // generated then and are kept only as hashes, so this handle could never authenticate.
-  const keyless = sandbox.fixture.accounts.filter((account) => !accounts.find((a) => a.name === account.name)?.api_key);
+  const keyless = (options.restore === undefined ? sandbox.fixture.accounts : []).filter(
+    (account) => !accounts.find((a) => a.name === account.name)?.api_key,
+  );
   if (keyless.length > 0) {
     await sandbox.stop();
     throw invalidRequest(

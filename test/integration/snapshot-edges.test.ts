@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -135,6 +135,38 @@ describe("restore on a real clock", () => {
     // Its send job fell due while the saved state waited: it runs.
     await vi.waitFor(async () => expect((await sb.client.messages.get(message.id)).status).not.toBe("queued"), {
       timeout: 2_000,
+    });
+  });
+});
+
+describe("startSandbox({ restore }) starts from an exported file", () => {
+  it("with the snapshot's accounts, keys, state and clock; the fixture is not used", async () => {
+    const source = await startSandbox();
+    const globex = await source.client.accounts.create({ name: "Globex" });
+    await source.client.messages.send({ from_handle: NUMBER, to: CONTACT, text: "exported" });
+    await source.clock.advance("1m");
+    const saved = await source.snapshot("shipped");
+    const file = join(folder, "shipped.msgctl-snapshot");
+    const exported = await source.client.snapshots.export("shipped");
+    writeFileSync(file, Buffer.from(await exported.arrayBuffer()));
+    await source.stop();
+
+    const fixture = { accounts: [{ name: "Other", numbers: [{ handle: "+14155550170", channels: ["sms"] }] }] };
+    const sb = await startSandbox({ restore: file, fixture });
+    try {
+      expect(sb.accounts.map((a) => a.name)).toEqual(["Acme", "Globex"]);
+      expect(sb.apiKey).toBe(KEY);
+      expect(sb.clock.now().toISOString()).toBe(saved.clock.now);
+      expect((await sb.client.messages.list()).data.map((m) => m.text)).toEqual(["exported"]);
+      // The key shown once at its creation works again.
+      const client = createClient({ baseUrl: sb.baseUrl, apiKey: globex.api_key });
+      expect((await client.numbers.list()).length).toBeGreaterThan(0);
+    } finally {
+      await sb.stop();
+    }
+    await expect(startSandbox({ restore: join(folder, "none.msgctl-snapshot") })).rejects.toMatchObject({
+      code: "invalid_snapshot",
+      message: `${join(folder, "none.msgctl-snapshot")} does not exist`,
     });
   });
 });
