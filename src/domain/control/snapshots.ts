@@ -101,7 +101,7 @@ export function createSnapshotControls(options: SnapshotControlOptions): Snapsho
         } finally {
           blobs.close();
         }
-        ctx.db.replaceFrom(opened.path);
+        ctx.db.replaceFrom(opened.path, opened.info.contentKey);
         resetCaches(ctx);
         // The bytes of attachments made after the save go with their rows.
         await ctx.blobs.prune(new Set(listBlobHashes(ctx.db)));
@@ -140,10 +140,13 @@ export function createSnapshotControls(options: SnapshotControlOptions): Snapsho
     async save(input) {
       const name = snapshotNameOf(input);
       // Between jobs: attempts on the wire finish first, so none is half in the snapshot.
+      let named: ((key: string) => void) | undefined;
       const info = await jobs
         .exclusively(() =>
           store.save(name, {
-            copyDatabase: (path) => ctx.db.copyTo(path),
+            copyDatabase: (path) => {
+              named = ctx.db.copyTo(path);
+            },
             meta: {
               name,
               msgctlVersion: options.version,
@@ -162,6 +165,8 @@ export function createSnapshotControls(options: SnapshotControlOptions): Snapsho
             `Snapshot ${name} could not be saved (${error instanceof Error ? error.message : String(error)}); an earlier snapshot of that name is kept`,
           );
         });
+      // The database is that snapshot's content but for what was written since the copy.
+      if (info.contentKey) named?.(info.contentKey);
       return snapshotView(info);
     },
     async restore(input) {

@@ -12,11 +12,18 @@ type KindOfStore = Omit<SnapshotStore, "openFile">;
 
 /**
  * The snapshots of a `:memory:` sandbox: each one the bytes of its file, held in this process
- * until exported. SQLite reads a snapshot from a file, so a save, an import and a restore pass
- * through a private temporary folder, and remove their file as soon as they are done with it.
+ * until exported. SQLite reads a snapshot from a file, so a save and an import pass through a
+ * private temporary folder; a snapshot restored is written there once, and its file is removed
+ * with it (replaced, deleted, or the sandbox stopped).
  */
 export function openMemoryStore(files: SnapshotFiles): KindOfStore {
-  const snapshots = new Map<string, { bytes: Buffer; info: SnapshotInfo }>();
+  /** Each snapshot's bytes, and the file SQLite reads them from once a restore needed it. */
+  const snapshots = new Map<string, { bytes: Buffer; info: SnapshotInfo; file?: string }>();
+  const forget = async (name: string) => {
+    const file = snapshots.get(name)?.file;
+    snapshots.delete(name);
+    if (file) await rm(file, { force: true });
+  };
   let folder: string | undefined;
   const tempFile = () => {
     folder ??= mkdtempSync(join(tmpdir(), "msgctl-snapshots-"));
@@ -28,8 +35,11 @@ export function openMemoryStore(files: SnapshotFiles): KindOfStore {
     const temp = tempFile();
     try {
       await fill(temp);
-      const info = { ...(await files.ready(temp, name)), name };
-      snapshots.set(name, { bytes: await readFile(temp), info });
+      // A key of its own: the temporary files it passes through are never the same file twice.
+      const info = { ...(await files.ready(temp, name)), name, contentKey: randomUUID() };
+      const bytes = await readFile(temp);
+      await forget(name);
+      snapshots.set(name, { bytes, info });
       return info;
     } finally {
       await rm(temp, { force: true });
@@ -44,12 +54,18 @@ export function openMemoryStore(files: SnapshotFiles): KindOfStore {
     async open(name) {
       const snapshot = snapshots.get(name);
       if (!snapshot) return undefined;
-      const path = tempFile();
-      await writeFile(path, snapshot.bytes);
-      return files.opened(path, snapshot.info, () => rm(path, { force: true }));
+      // Written once and kept while the snapshot is: restoring before each test rewrites no file.
+      if (!snapshot.file) {
+        const file = tempFile();
+        await writeFile(file, snapshot.bytes);
+        snapshot.file = file;
+      }
+      return files.opened(snapshot.file, snapshot.info);
     },
     async delete(name) {
-      return snapshots.delete(name);
+      const had = snapshots.has(name);
+      await forget(name);
+      return had;
     },
     export(name) {
       const snapshot = snapshots.get(name);

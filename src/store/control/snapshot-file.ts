@@ -49,6 +49,11 @@ export interface SnapshotInfo extends SnapshotMeta {
   sizeBytes: number;
   /** Why it cannot be restored (a file in a snapshot folder that a newer msgctl wrote, say). */
   problem?: string;
+  /**
+   * What names this content and no other, for `Db.replaceFrom` (a file's device, inode, size and
+   * modification time: a save, an import or an edit of the file changes it).
+   */
+  contentKey?: string;
 }
 
 /** Why a file cannot be restored or kept: a sentence about the file, to follow its name. */
@@ -99,6 +104,7 @@ function readInfo(db: BetterSqlite3.Database, path: string, format: number): Sna
   const rows = db.prepare(`SELECT key, value FROM ${INFO_TABLE}`).raw(true).all() as [string, string][];
   const values = new Map(rows);
   const text = (key: string) => values.get(key) ?? "";
+  const stat = statSync(path);
   return {
     name: text("name"),
     msgctlVersion: text("msgctl_version"),
@@ -107,7 +113,8 @@ function readInfo(db: BetterSqlite3.Database, path: string, format: number): Sna
     clockMode: text("clock_mode") === "real" ? "real" : "manual",
     keys: JSON.parse(values.get("keys") ?? "[]") as SnapshotKeys[],
     format,
-    sizeBytes: statSync(path).size,
+    sizeBytes: stat.size,
+    contentKey: `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`,
   };
 }
 

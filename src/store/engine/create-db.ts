@@ -25,7 +25,7 @@ export function createDb(
   const { all, first, run } = queryRunner(raw, listeners.wrote);
   const { wipe, tablesWithColumn, deleteWhere } = maintenance(raw, listeners.wrote);
   const { committed, urgentCommitted, afterCommit, deferSignals } = batch;
-  const { copyTo, replaceFrom } = wholeDatabase(raw, batch, listeners.wrote);
+  const { copyTo, replaceFrom, stopTracking } = wholeDatabase(raw, batch, listeners.wrote);
   return {
     q,
     inMemory,
@@ -42,7 +42,11 @@ export function createDb(
     afterCommit,
     deferSignals,
     onCommit: listeners.onCommit,
-    wipe,
+    wipe() {
+      // Every row goes: nothing is left to compare with a snapshot, and untracked deletes are quick.
+      stopTracking();
+      wipe();
+    },
     copyTo,
     replaceFrom,
     tablesWithColumn,

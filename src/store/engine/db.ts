@@ -65,15 +65,18 @@ export interface Db {
   wipe(): void;
   /**
    * Writes a consistent copy of the whole database to a new file at `path` (a snapshot's save),
-   * after committing the open batch.
+   * after committing the open batch. Returns a function that names the copy's content once it is
+   * kept (its content key): a `replaceFrom` of that content then rewrites only what was written since.
    */
-  copyTo(path: string): void;
+  copyTo(path: string): (key: string) => void;
   /**
    * Replaces every table but the migration bookkeeping and the clock with those of the database
    * file at `path` (a snapshot's restore), in one transaction, after committing the open batch.
-   * Its schema must be this one's. Prepared statements stay valid.
+   * Its schema must be this one's. Prepared statements stay valid. `key` names the file's content
+   * (a snapshot store's content key): when the database was that content (saved or restored last)
+   * only the rows written since are rewritten.
    */
-  replaceFrom(path: string): void;
+  replaceFrom(path: string, key?: string): void;
   /** The tables that have a column of this name. */
   tablesWithColumn(column: string): string[];
   /** Deletes the rows of `table` whose `column` equals `value` (tables named by the schema, not by input). */
