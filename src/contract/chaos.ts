@@ -6,7 +6,7 @@ import { EVENT_TYPES } from "./event-types.js";
 export * from "./chaos-names.js";
 
 /** A seed: any string of 1-200 characters, or a whole number (42 and "42" are the same seed). */
-const chaosSeed = z
+export const chaosSeed = z
   .union([z.string().min(1).max(200), z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)], {
     message: "must be a string of 1-200 characters or a whole number",
   })

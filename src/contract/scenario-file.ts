@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { chaosSeed } from "./chaos.js";
+import { CHAOS_PROFILE_NAMES } from "./chaos-names.js";
 import { EVENT_TYPES } from "./event-types.js";
 import { toJsonSchema, type JsonSchema } from "./json-schema.js";
 import { CHALLENGE_STATUSES, DELIVERY_STATUSES, MESSAGE_STATUSES } from "./statuses.js";
@@ -139,6 +141,22 @@ const http = z
   })
   .meta({ description: "a request to your own app; the result is { status, headers, body }" });
 
+const chaos = z
+  .union(
+    [
+      z.strictObject({
+        seed: chaosSeed,
+        profile: z.enum(CHAOS_PROFILE_NAMES).optional().meta({ description: "default mild" }),
+      }),
+      z.literal("off"),
+    ],
+    { error: () => 'must be { seed, profile } (a seed, and mild or rough) or "off"' },
+  )
+  .meta({
+    description:
+      "seeded chaos for the whole sandbox (docs/chaos.md): { seed, profile } switches it on, off switches it off; the result is the chaos in force",
+  });
+
 const within = duration.optional().meta({
   description: "on a manual clock, advance step by step up to this much until it holds; on a real clock, wait",
 });
@@ -179,6 +197,7 @@ export const STEP_BODIES = {
   wait,
   http,
   expect,
+  chaos,
 } as const;
 
 /** A step's kind: the one key of a step besides `save`. */

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
@@ -271,5 +271,49 @@ describe("a run replayed with its seed by `serve --chaos`", { timeout: 120_000 }
     const status = await runCli(["chaos", "status", "--json", "--base-url", again.ready.base_url, "--api-key", KEY]);
     expect(JSON.parse(status.stdout)).toEqual({ enabled: true, seed, profile: "rough", rates: ROUGH });
     await stop(again);
+  });
+});
+
+describe("a chaos step in `msgctl run`", { timeout: 120_000 }, () => {
+  // The account's first event is copied, and nothing else is done to it.
+  const seed = seedWhere((chaos) => {
+    const first = decideDelivery(chaos, 1, 1);
+    return first.duplicateAfterMs !== undefined && first.extraWaitMs === undefined && !first.swap;
+  });
+  const sandbox = useServe();
+  const receiver = useReceiver();
+
+  it("switches chaos on and off for the run; each file's account numbers its own work, so a run replays", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "msgctl-chaos-run-")), "chaos.yaml");
+    writeFileSync(
+      file,
+      `name: a handler under chaos
+steps:
+  - chaos: { seed: "${seed}", profile: rough }
+  - webhook: { url: "${receiver.url}", events: [message.received] }
+  - simulate: { inbound: { from: "+14155550191", to: "{{numbers.0}}", text: "one" } }
+  - advance: 2m
+  - expect: { delivery: { event: message.received }, status: succeeded }
+  - chaos: off
+`,
+    );
+    const requests: string[][] = [];
+    for (let run = 0; run < 2; run++) {
+      receiver.requests.length = 0;
+      const result = await sandbox.cli("run", file, "--json");
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      const steps = JSON.parse(result.stdout).files[0].steps;
+      expect(steps[0]).toEqual({
+        index: 0,
+        kind: "chaos",
+        passed: true,
+        message: `chaos on: seed "${seed}", profile rough`,
+      });
+      expect(steps[5]).toEqual({ index: 5, kind: "chaos", passed: true, message: "chaos off" });
+      requests.push(receiver.requests.map((r) => `${r.headers["x-msgctl-chaos"] ?? "-"} ${JSON.parse(r.body).text}`));
+    }
+    expect(requests[0]).toEqual(["- one", "duplicate one"]);
+    expect(requests[1]).toEqual(requests[0]);
+    expect(await sandbox.json("chaos", "status")).toMatchObject({ enabled: false });
   });
 });

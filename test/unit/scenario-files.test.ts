@@ -37,6 +37,8 @@ steps:
   - expect: { event: message.read, match: { message_id: "{{msg.id}}" }, delivered: true, within: 10s }
   - expect: { message: "{{msg.id}}", status: read }
   - expect: { delivery: { event: message.read, webhook: "{{hook.id}}" }, status: pending, attempts: [{ status_code: 500 }] }
+  - chaos: { seed: 42, profile: rough }
+  - chaos: off
 `;
 
 describe("scenario files: reading and checking", () => {
@@ -60,6 +62,12 @@ describe("scenario files: reading and checking", () => {
       "expect",
       "expect",
       "expect",
+      "chaos",
+      "chaos",
+    ]);
+    expect(scenario?.steps.slice(-2)).toEqual([
+      { kind: "chaos", body: { seed: 42, profile: "rough" } },
+      { kind: "chaos", body: "off" },
     ]);
     expect(scenario?.steps[1]).toEqual({
       kind: "send",
@@ -78,7 +86,7 @@ describe("scenario files: reading and checking", () => {
       "\n",
     );
     expect(problemsOf(text)).toEqual([
-      "s.yaml:3:11: steps[0].sned: is not a step kind (one of send, simulate, otp, webhook, advance, settle, wait, http, expect)",
+      "s.yaml:3:11: steps[0].sned: is not a step kind (one of send, simulate, otp, webhook, advance, settle, wait, http, expect, chaos)",
       "s.yaml:4:17: steps[1].send.to: must be a string, not a number",
       "s.yaml:4:25: steps[1].send.txt: is not a field here",
       "s.yaml:5:14: steps[2].webhook.url: required",
@@ -90,13 +98,31 @@ describe("scenario files: reading and checking", () => {
       "s.yaml:2:5: steps[0]: does one thing: send and advance given",
     ]);
     expect(problemsOf("steps:\n  - save: x")).toEqual([
-      "s.yaml:2:5: steps[0]: needs a step kind (send, simulate, otp, webhook, advance, settle, wait, http, expect)",
+      "s.yaml:2:5: steps[0]: needs a step kind (send, simulate, otp, webhook, advance, settle, wait, http, expect, chaos)",
     ]);
     expect(problemsOf("steps:\n  - simulate: { read: { id: a }, delivered: { id: a } }")).toEqual([
       "s.yaml:2:15: steps[0].simulate: takes one simulate action: delivered and read given",
     ]);
     expect(problemsOf("steps:\n  - otp: {}")).toEqual([
       "s.yaml:2:10: steps[0].otp: needs one otp action (create, text or consume)",
+    ]);
+  });
+
+  it("chaos takes { seed, profile } or off; a bad seed or profile is named", () => {
+    expect(
+      problemsOf('steps:\n  - chaos: { seed: "{{account.name}}" }\n  - chaos: { seed: 7, profile: mild }'),
+    ).toEqual([]);
+    expect(problemsOf('steps:\n  - chaos: { seed: "" }')).toEqual([
+      "s.yaml:2:20: steps[0].chaos.seed: must not be empty",
+    ]);
+    for (const body of ["on", "{ seed: 1, profile: wild }", "{}", ""])
+      expect(problemsOf(`steps:\n  - chaos: ${body}`)).toEqual([
+        expect.stringMatching(
+          /^s\.yaml:2:\d+: steps\[0\]\.chaos: must be \{ seed, profile \} \(a seed, and mild or rough\) or "off"$/,
+        ),
+      ]);
+    expect(problemsOf("steps:\n  - chaos: { seed: 1, rates: 2 }")).toEqual([
+      "s.yaml:2:30: steps[0].chaos.rates: is not a field here",
     ]);
   });
 

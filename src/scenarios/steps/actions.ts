@@ -112,3 +112,10 @@ export async function settleStep(body: Body<"settle">, { client }: StepContext):
   const result = await client.sandbox.settle({ timeout: body?.timeout });
   return done(`settled (${result.jobs_run} jobs, ${result.attempts} attempts)`, result);
 }
+
+/** `chaos`: seeded chaos on (`{ seed, profile }`) or `off`, for the whole sandbox; the result is the chaos in force. */
+export async function chaosStep(body: Body<"chaos">, { client }: StepContext): Promise<Done> {
+  if (body === "off") return done("chaos off", await client.chaos.off());
+  const status = await client.chaos.on(body);
+  return done(`chaos on: seed ${JSON.stringify(status.seed)}, profile ${status.profile}`, status);
+}
