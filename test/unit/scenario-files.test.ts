@@ -159,6 +159,13 @@ describe("scenario files: reading and checking", () => {
     ]);
   });
 
+  it("the environment is built in as env: {{env.APP_URL}}", () => {
+    expect(problemsOf('steps:\n  - http: { url: "{{env.APP_URL}}/hooks" }')).toEqual([]);
+    expect(fillTemplates("{{env.APP_URL}}/hooks", new Map([["env", { APP_URL: "http://127.0.0.1:5000" }]]))).toBe(
+      "http://127.0.0.1:5000/hooks",
+    );
+  });
+
   it("text that is not YAML, a key given twice, or a file without steps is refused with its line", () => {
     expect(problemsOf("steps: [")[0]).toMatch(/^s\.yaml:1:\d+: not valid YAML or JSON: /);
     expect(problemsOf("name: a\nname: b\nsteps: [{ advance: 1s }]")[0]).toMatch(
