@@ -24,6 +24,6 @@ export { ApiError, ConnectionError, type ClientOptions } from "./client/http.js"
 /** What `startSandbox` throws for a bad option or fixture: `code` (`invalid_request`), `status`, `message`. */
 export { AppError } from "./lib/app-error.js";
 export type * from "./contract/types.js";
-export { EVENT_TYPES } from "./contract/event-types.js";
+export { EVENT_TYPES } from "./contract/names.js";
 export { parseDuration } from "./lib/duration.js";
 export { verifyWebhook, type VerifyOptions, type VerifyResult, type VerifyFailure } from "./lib/webhook-signature.js";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CHAOS_KINDS, CHAOS_PROFILE_NAMES, DELIVERY_CHAOS_KINDS } from "./chaos-names.js";
 import { queryNumber, timestamp, uuid } from "./common.js";
-import { EVENT_TYPES } from "./event-types.js";
+import { EVENT_TYPES } from "./names.js";
 
 export * from "./chaos-names.js";
 

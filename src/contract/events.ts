@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { channel, queryNumber, timestamp, uuid } from "./common.js";
-import { EVENT_TYPES, type EventType } from "./event-types.js";
+import { EVENT_TYPES, type EventType } from "./names.js";
 import { reactionOutput } from "./reactions.js";
 import { MESSAGE_STATUSES } from "./statuses.js";
 

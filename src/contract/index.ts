@@ -9,7 +9,7 @@ export * from "./numbers.js";
 export * from "./messages.js";
 export * from "./attachments.js";
 export * from "./chats.js";
-export * from "./event-types.js";
+export * from "./names.js";
 export * from "./events.js";
 export * from "./webhooks.js";
 export * from "./world.js";

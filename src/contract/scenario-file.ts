@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { chaosSeed } from "./chaos.js";
 import { CHAOS_PROFILE_NAMES } from "./chaos-names.js";
-import { EVENT_TYPES } from "./event-types.js";
+import { EVENT_TYPES } from "./names.js";
 import { toJsonSchema, type JsonSchema } from "./json-schema.js";
 import { CHALLENGE_STATUSES, DELIVERY_STATUSES, MESSAGE_STATUSES } from "./statuses.js";
 

@@ -1,14 +1,12 @@
 import { z } from "zod";
 import { timestamp } from "./common.js";
 import { accountView, clockView } from "./control.js";
+import { SNAPSHOT_NAME } from "./names.js";
 
 /**
  * Snapshots of the whole sandbox (docs/snapshots.md): save, restore, list, delete, export and
  * import under `/sandbox/v1/snapshots`.
  */
-
-/** What a snapshot's name may be made of: 1 to 64 letters, digits, dots, dashes and underscores. */
-export const SNAPSHOT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** A snapshot's name. */
 const snapshotName = z

@@ -17,7 +17,7 @@ export type {
   PresignInput,
   PresignResult,
 } from "./attachments.js";
-export type { EventType } from "./event-types.js";
+export type { EventType } from "./names.js";
 export type { EventPayload, EventPayloads, EventView } from "./events.js";
 export type {
   CreatedWebhook,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { deliveryChaos } from "./chaos.js";
 import { pageQuery, timestamp, uuid, uuidReference } from "./common.js";
-import { EVENT_TYPES, isEventType, type EventType } from "./event-types.js";
+import { EVENT_TYPES, isEventType, type EventType } from "./names.js";
 import { DELIVERY_STATUSES } from "./statuses.js";
 
 /** A webhook endpoint as every read returns it (SANDBOX.md section 5): never with its secret. */

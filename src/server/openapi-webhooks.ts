@@ -1,5 +1,5 @@
 import { DELIVERY_CHAOS_KINDS } from "../contract/chaos-names.js";
-import { EVENT_TYPES, type EventType } from "../contract/event-types.js";
+import { EVENT_TYPES, type EventType } from "../contract/names.js";
 import { EVENT_DESCRIPTIONS, eventPayloads } from "../contract/events.js";
 import type { JsonSchema, Schema } from "../contract/json-schema.js";
 import { defaultSettings } from "../domain/core/index.js";

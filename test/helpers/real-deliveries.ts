@@ -1,5 +1,5 @@
 import { triggerEvent } from "../../src/client/trigger.js";
-import { EVENT_TYPES, type EventType } from "../../src/contract/event-types.js";
+import { EVENT_TYPES, type EventType } from "../../src/contract/names.js";
 import { startSandbox } from "../../src/index.js";
 import { startReceiver, type ReceivedRequest } from "./webhook-receiver.js";
 

@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { triggerEvent } from "../../src/client/trigger.js";
-import { EVENT_TYPES } from "../../src/contract/event-types.js";
+import { EVENT_TYPES } from "../../src/contract/names.js";
 import { startSandbox } from "../../src/index.js";
 import { deliveriesOfEveryEvent, type RealDelivery } from "../helpers/real-deliveries.js";
 

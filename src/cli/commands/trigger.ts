@@ -1,4 +1,4 @@
-import { isEventType, type EventType } from "../../contract/event-types.js";
+import { isEventType, type EventType } from "../../contract/names.js";
 import { triggerEvent, triggerList, type TriggerResult } from "../../client/trigger.js";
 import { connect, type ConnectionFlags } from "../connection.js";
 import { details, table, type Output } from "../output.js";

@@ -1,11 +1,7 @@
 import type { Readable } from "node:stream";
 import type { AccountView } from "../../contract/control.js";
-import {
-  SNAPSHOT_NAME,
-  type DeletedSnapshot,
-  type RestoredSnapshot,
-  type SnapshotView,
-} from "../../contract/snapshots.js";
+import { SNAPSHOT_NAME } from "../../contract/names.js";
+import type { DeletedSnapshot, RestoredSnapshot, SnapshotView } from "../../contract/snapshots.js";
 import { AppError, invalidRequest, notFound } from "../../lib/app-error.js";
 import { clip } from "../../lib/bounded-input.js";
 import { isoTime } from "../../lib/clock.js";

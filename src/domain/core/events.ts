@@ -1,4 +1,4 @@
-import { isEventType, type EventType } from "../../contract/event-types.js";
+import { isEventType, type EventType } from "../../contract/names.js";
 import type { EventPayload, EventView } from "../../contract/events.js";
 import { invalidRequest, notFound } from "../../lib/app-error.js";
 import { isoTime } from "../../lib/clock.js";
@@ -6,7 +6,7 @@ import { timeOrderedUuid } from "../../lib/time-ordered-id.js";
 import { findEvent, insertEvent, listEventsAfter, type EventRow } from "../../store/core/index.js";
 import type { DomainContext } from "./context.js";
 
-export { EVENT_TYPES, type EventType } from "../../contract/event-types.js";
+export { EVENT_TYPES, type EventType } from "../../contract/names.js";
 export type { EventPayload, EventView } from "../../contract/events.js";
 
 /** An event as written to the outbox. `payload` is exactly what receivers get (it has `type`). */
