@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { mp4Bytes, pathOf, pdfBytes, raw, upload } from "../helpers/attachments.js";
+import { jpegFrameMarker, mp4Bytes, pathOf, pdfBytes, raw, upload } from "../helpers/attachments.js";
 import { events, IPHONE, MAGIC, MAIN, message, resetBeforeEach, SALES, send } from "../helpers/messages.js";
 import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 
@@ -151,6 +151,15 @@ describe("media caps: when and how they are decided", () => {
     expect(after.status).toBe("sent");
     expect(Date.parse(after.sent_at) - Date.parse(after.created_at)).toBe(200);
   });
+
+  it.each(["imessage", "sms", "whatsapp"] as Channel[])(
+    "the copy delivered on %s is a baseline JPEG (SOF0), what every phone and MMS gateway shows",
+    async (channel) => {
+      const m = await sendFile(t, "large image", channel, "fit");
+      const bytes = new Uint8Array(await (await raw(t, pathOf(m.attachments[0].url))).arrayBuffer());
+      expect(jpegFrameMarker(bytes).toString(16)).toBe("ffc0");
+    },
+  );
 
   it("the cap is the one of the channel resolved when the message leaves the queue", async () => {
     const [attachment] = await upload(t, files["large image"]);

@@ -117,3 +117,26 @@ export function oggOpusBytes(): Uint8Array {
   bytes.set(new TextEncoder().encode("OpusHead"), 28);
   return bytes;
 }
+
+/**
+ * The start-of-frame marker of a JPEG, read from its bytes (0xffc0 baseline, 0xffc2 progressive…):
+ * walks the segments after SOI until the first SOFn (0xffc0-0xffcf but DHT c4, JPG c8, DAC cc).
+ */
+export function jpegFrameMarker(bytes: Uint8Array): number {
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) throw new Error("not a JPEG: no SOI marker");
+  let at = 2;
+  while (at + 4 <= bytes.length) {
+    if (bytes[at] !== 0xff) throw new Error(`no marker at byte ${at}`);
+    const marker = bytes[at + 1] ?? 0;
+    if (marker === 0xff) {
+      at += 1; // fill byte
+      continue;
+    }
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return 0xff00 | marker;
+    }
+    if (marker === 0xda) break; // start of scan before any frame: not a valid JPEG
+    at += 2 + (((bytes[at + 2] ?? 0) << 8) | (bytes[at + 3] ?? 0));
+  }
+  throw new Error("no start-of-frame marker");
+}

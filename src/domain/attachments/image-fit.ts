@@ -30,12 +30,26 @@ function loadSharp(): Promise<Sharp | null> {
   return loaded;
 }
 
+/**
+ * mozjpeg's size savings without its progressive scans: sharp's `mozjpeg: true` preset turns on
+ * `optimiseScans`, which makes the file progressive whatever `progressive: false` says, and a
+ * progressive JPEG is what some MMS gateways and older phones fail to show.
+ */
+const BASELINE_MOZJPEG = {
+  trellisQuantisation: true,
+  overshootDeringing: true,
+  quantisationTable: 3,
+  optimiseCoding: true,
+  progressive: false,
+} as const;
+
 const MIN_EDGE = 16;
 const MAX_TRIES = 12;
 
 /**
- * Re-encodes an image until it fits `capBytes` (SANDBOX.md section 5, `fit`), with sharp. Every copy is a baseline JPEG, what MMS gateways and phones all show: transparency
- * is flattened on white, EXIF orientation applied. Each try scales the image by the square root of
+ * Re-encodes an image until it fits `capBytes` (media quality `fit`), with sharp. Every copy is a
+ * baseline JPEG (SOF0), what MMS gateways and phones all show: transparency is flattened on white,
+ * EXIF orientation applied. Each try scales the image by the square root of
  * how far over the cap the last one was (bytes follow the pixel count), and steps the quality
  * down to 60, so an image 100 times over fits in a few tries.
  */
@@ -58,7 +72,7 @@ export async function fitImage(path: string, capBytes: number): Promise<ImageFit
       .rotate()
       .resize(w, h, { fit: "fill" })
       .flatten({ background: "#ffffff" })
-      .jpeg({ quality, mozjpeg: true, progressive: false })
+      .jpeg({ quality, ...BASELINE_MOZJPEG })
       .toBuffer();
     smallest = Math.min(smallest, bytes.length);
     if (bytes.length <= capBytes) return { fits: true, image: { bytes, width: w, height: h } };
