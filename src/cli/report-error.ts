@@ -28,6 +28,7 @@ const OWN_ERRORS: Record<string, string> = {
   NoSandboxError: "no_sandbox",
   WaitTimeout: "timeout",
   SignatureMismatch: "signature_mismatch",
+  CheckFailed: "check_failed",
   TriggerFailed: "trigger_failed",
   InvalidScenario: "invalid_scenario",
 };
@@ -117,7 +118,7 @@ export function reportError(error: unknown, options: ReportOptions = {}): number
   if (failure.exit === SIGNAL_EXIT.SIGINT) return failure.exit;
   if (options.json) {
     // What a failed command had made or seen (the message of `send --wait`, the diagnosis of
-    // `webhooks verify`) comes with the error, in the same object.
+    // `webhooks verify`, the report of `webhooks check`) comes with the error, in the same object.
     const { lastSeen, details } = (error ?? {}) as { lastSeen?: unknown; details?: Record<string, unknown> };
     const fields: Record<string, unknown> = {
       ...details,

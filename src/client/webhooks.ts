@@ -1,9 +1,11 @@
 import type {
+  CheckWebhookInput,
   CreatedWebhook,
   CreateWebhookInput,
   Delivery,
   RetryLadder,
   UpdateWebhookInput,
+  WebhookCheckReport,
   WebhookResource,
   WebhookWithSecret,
 } from "../contract/types.js";
@@ -66,6 +68,13 @@ export function webhooksClient(http: HttpClient) {
     /** GET /sandbox/v1/webhooks/retry-ladder: the attempts a delivery gets and the waits before each retry. */
     retryLadder: async () =>
       (await http.request<RetryLadder>("messaging", "GET", "/sandbox/v1/webhooks/retry-ladder")).data,
+    /**
+     * POST /sandbox/v1/webhooks/check: sends a fixed battery of signed (and mis-signed) requests
+     * to your own handler and grades each answer; `passed` is false when any probe failed.
+     * ApiError `unreachable` (422) when nothing answers at the URL.
+     */
+    check: async (input: CheckWebhookInput) =>
+      (await http.request<WebhookCheckReport>("messaging", "POST", "/sandbox/v1/webhooks/check", { body: input })).data,
     /** The live stream of delivery attempts (server-sent `attempt` events); ApiError when refused. */
     attempts: async (options: { webhookId?: string; signal?: AbortSignal } = {}) =>
       http.ensureOk(

@@ -12,6 +12,8 @@ export * from "./chats.js";
 export * from "./names.js";
 export * from "./events.js";
 export * from "./webhooks.js";
+export * from "./check-probes.js";
+export * from "./webhook-check.js";
 export * from "./world.js";
 export * from "./otp.js";
 export * from "./control.js";

@@ -29,6 +29,8 @@ export type {
   WebhookResource,
   WebhookWithSecret,
 } from "./webhooks.js";
+export type { CheckProbe } from "./check-probes.js";
+export type { CheckWebhookInput, ProbeResult, WebhookCheckReport } from "./webhook-check.js";
 export type {
   ContactTraits,
   ContactView,

@@ -21,6 +21,7 @@ export type ErrorCode =
   | "request_too_large"
   | "request_timeout"
   | "settle_timeout"
+  | "unreachable"
   | "range_not_satisfiable"
   | "unsupported_media_type"
   | "rate_limited"

@@ -3,6 +3,7 @@ import { firstAttemptFinished } from "../client/delivered.js";
 import type {
   AccountView,
   ChaosInput,
+  CheckWebhookInput,
   EventPayload,
   EventType,
   EventView,
@@ -10,6 +11,7 @@ import type {
   SettingsOverrides,
   SettleResult,
   SnapshotView,
+  WebhookCheckReport,
 } from "../contract/types.js";
 import { allAccounts } from "../domain/accounts/index.js";
 import type { Fixture } from "../domain/control/index.js";
@@ -130,6 +132,14 @@ export interface StartedSandbox {
    * `delivered: true`, only once its first attempt to every subscribed endpoint has finished.
    */
   waitForEvent<T extends EventType>(type: T, options?: WaitForEventOptions<T>): Promise<EventView<T>>;
+  /**
+   * Grades your own webhook handler: sends it a fixed battery of requests (a valid event, the
+   * same event again, forged and stale signatures, events out of order, an unknown field) and
+   * says of each whether a correct handler would have answered so, and if not what to change.
+   * `passed` is false when any probe failed; an ApiError `unreachable` (422)
+   * when nothing answers at `url`. Loopback URLs are allowed whatever `strictUrls` says.
+   */
+  checkWebhookHandler(input: CheckWebhookInput): Promise<WebhookCheckReport>;
   /** Wipes all state and re-seeds from the fixture; the keys stay those of this handle. */
   reset(): Promise<void>;
   /**
@@ -306,6 +316,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
         waiting.add(stopped);
       });
     },
+    checkWebhookHandler: (input) => client.webhooks.check(input),
     reset: async () => {
       await sandbox.control.reset(keyed);
     },

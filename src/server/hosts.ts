@@ -20,6 +20,7 @@ import { controlSettingsRoutes } from "./routes/control-settings.js";
 import { controlSettleRoutes } from "./routes/control-settle.js";
 import { controlSimulateRoutes } from "./routes/control-simulate.js";
 import { controlSnapshotRoutes } from "./routes/control-snapshots.js";
+import { controlWebhookCheckRoutes } from "./routes/control-webhook-check.js";
 import { controlWorldRoutes } from "./routes/control-world.js";
 import { healthRoutes } from "./routes/health.js";
 import { openApiRoute } from "./routes/openapi.js";
@@ -52,6 +53,7 @@ export const messagingRoutes: Route[] = [
   ...controlSnapshotRoutes,
   ...controlDeliveryRoutes,
   ...controlChaosRoutes,
+  ...controlWebhookCheckRoutes,
   ...controlWorldRoutes,
   ...controlSimulateRoutes,
   ...controlChatRoutes,

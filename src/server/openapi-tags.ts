@@ -15,7 +15,8 @@ export const TAG_DESCRIPTIONS = {
   "Sandbox: accounts": "Accounts made on demand, each with its own keys and numbers, for parallel test workers.",
   "Sandbox: events": "The outbox of events every webhook delivery comes from: list, get, stream.",
   "Sandbox: settings": "The simulated world's settings: latencies, media caps, body and upload limits, strict URLs.",
-  "Sandbox: webhook deliveries": "Every delivery of every event with its attempts; resend one; the retry ladder.",
+  "Sandbox: webhook deliveries":
+    "Every delivery of every event with its attempts; resend one; the retry ladder; check your own handler.",
   "Sandbox: snapshots": "Save the whole sandbox under a name, restore it, list, delete, export and import snapshots.",
   "Sandbox: chaos": "Seeded chaos: duplicated, swapped and delayed deliveries, offline numbers, lost receipts.",
   "Sandbox: simulated world": "The contacts of the simulated world and the faults of the account's numbers.",

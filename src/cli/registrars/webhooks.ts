@@ -5,17 +5,17 @@ import { completes } from "../completion-hints.js";
 import { DEFAULT_PAGE_SIZE, DEFAULT_SIGNATURE_TOLERANCE_S } from "../defaults.js";
 import { wholeNumber } from "../flag-parsers.js";
 
-/** `msgctl webhooks …`: endpoints, deliveries, live events and signature checks. */
 /** `--events a,b`: event names, completed one after another. */
 const eventsOption = (description: string) =>
   completes(new Option("--events <names>", description), { values: EVENT_NAMES, commaSeparated: true });
 
+/** `msgctl webhooks …`: endpoints, deliveries, live events, signature and handler checks. */
 export function registerWebhookCommands(program: Command): void {
   const commands = () => import("../commands/webhooks.js");
   const live = () => import("../commands/webhooks-live.js");
   const webhooks = program
     .command("webhooks")
-    .description("webhook endpoints, deliveries, live events and signature checks");
+    .description("webhook endpoints, deliveries, live events, signature and handler checks");
 
   webhooks
     .command("create")
@@ -87,6 +87,13 @@ export function registerWebhookCommands(program: Command): void {
     .requiredOption("--forward-to <url>", "where deliveries go, e.g. http://localhost:3000/webhooks")
     .addOption(eventsOption("only these event names (comma-separated)"))
     .action(action(live, "webhooksListen"));
+
+  webhooks
+    .command("check")
+    .description("send a battery of probes to your own handler and grade each answer (exit 1 when one fails)")
+    .requiredOption("--url <url>", "your handler, e.g. http://localhost:3000/webhooks (loopback always allowed)")
+    .requiredOption("--secret <secret>", "the signing secret your handler verifies with (whsec_… included)")
+    .action(action(() => import("../commands/webhooks-check.js"), "webhooksCheck"));
 
   webhooks
     .command("verify")

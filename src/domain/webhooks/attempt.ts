@@ -14,8 +14,8 @@ import { ATTEMPT_JOB, isDeliveryCommitted } from "./new-delivery.js";
 import { waitAfterAttempt } from "./retry-ladder.js";
 import { checkDeliveryTarget, deliveryTargetAtOnce, type DeliveryTarget } from "./url-policy.js";
 
-/** The User-Agent of every delivery. */
-const USER_AGENT = "msgctl-webhooks/1.0";
+/** The User-Agent of every request the sandbox sends to a webhook endpoint. */
+export const USER_AGENT = "msgctl-webhooks/1.0";
 
 /** The header an attempt touched by seeded chaos carries: `duplicate`, `reordered` or `delayed` (docs/chaos.md). */
 export const CHAOS_HEADER = "X-Msgctl-Chaos";

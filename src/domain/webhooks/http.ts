@@ -27,12 +27,18 @@ export interface PostOptions {
 
 const ABORTED: PostOutcome = { acknowledged: false, statusCode: null, error: "aborted", aborted: true };
 
+const NO_ANSWER = "no response within";
+
 const noAnswer = (timeoutMs: number): PostOutcome => ({
   acknowledged: false,
   statusCode: null,
-  error: `no response within ${timeoutMs} ms`,
+  error: `${NO_ANSWER} ${timeoutMs} ms`,
   aborted: false,
 });
+
+/** True when the window passed with no answer (rather than the connection failing). */
+export const timedOut = (outcome: PostOutcome): boolean =>
+  outcome.statusCode === null && outcome.error?.startsWith(NO_ANSWER) === true;
 
 /** The outcome of an answer: any 2xx acknowledges; a 3xx is a redirect not followed; the rest failed. */
 function answered(status: number, location: string | null | undefined): PostOutcome {

@@ -22,6 +22,7 @@ export {
   updateWebhook,
 } from "./endpoints.js";
 export { resendDelivery } from "./resend.js";
+export { checkWebhookHandler } from "./handler-check.js";
 export { postOverPool, postWebhook } from "./http.js";
 export { pinnedLookup } from "./pinned-lookup.js";
 export { getRetryLadder, MAX_ATTEMPTS, RETRY_WAITS_MS } from "./retry-ladder.js";

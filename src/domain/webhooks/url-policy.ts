@@ -9,7 +9,7 @@ const CREATE_RESOLVE_TIMEOUT_MS = 3_000;
 // A delivery waits for DNS as long as for the receiver; a creation never longer than that either.
 const createResolveTimeout = (ctx: DomainContext) => Math.min(CREATE_RESOLVE_TIMEOUT_MS, ctx.settings.webhookTimeoutMs);
 
-/** The URL policy in force: loopback allowed unless `--strict-urls` (SANDBOX.md section 1). */
+/** The URL policy in force: loopback allowed unless `--strict-urls` (the strict_urls setting). */
 function urlPolicy(ctx: DomainContext): UrlPolicy {
   return { allowLoopback: !ctx.settings.strictUrls };
 }
@@ -74,8 +74,7 @@ export type DeliveryTarget =
   | { kind: "unresolved"; error: string };
 
 /** A URL parsed under a policy, or why the policy refuses it; remembered (every attempt parses its endpoint's URL). */
-function parsedUnderPolicy(ctx: DomainContext, href: string): WebhookTarget | { refused: string } {
-  const policy = urlPolicy(ctx);
+function parsedUnderPolicy(ctx: DomainContext, href: string, policy: UrlPolicy): WebhookTarget | { refused: string } {
   const cache = cacheOf<string, WebhookTarget | { refused: string }>(ctx, "webhook-url-targets");
   const key = `${policy.allowLoopback ? "loopback" : "strict"} ${href}`;
   let parsed = cache.get(key);
@@ -95,8 +94,12 @@ function parsedUnderPolicy(ctx: DomainContext, href: string): WebhookTarget | { 
  * The delivery target when no DNS lookup is needed (an IP literal or a loopback name, or a URL
  * the policy now refuses); undefined when the host is a name to resolve (checkDeliveryTarget).
  */
-export function deliveryTargetAtOnce(ctx: DomainContext, href: string): DeliveryTarget | undefined {
-  const parsed = parsedUnderPolicy(ctx, href);
+export function deliveryTargetAtOnce(
+  ctx: DomainContext,
+  href: string,
+  policy: UrlPolicy = urlPolicy(ctx),
+): DeliveryTarget | undefined {
+  const parsed = parsedUnderPolicy(ctx, href, policy);
   if ("refused" in parsed) return { kind: "drop", reason: parsed.refused };
   if (parsed.isIp) return { kind: "ok" };
   if (parsed.isLoopbackName) return { kind: "ok", addresses: LOOPBACK_ADDRESSES };
@@ -106,13 +109,17 @@ export function deliveryTargetAtOnce(ctx: DomainContext, href: string): Delivery
 /**
  * Resolves the endpoint's host again before each attempt (spec 4.4: a delivery whose host later
  * resolves to a forbidden address is dropped). The policy is the one in force now. The addresses
- * returned are the only ones the attempt may connect to (webhook-pinned-lookup.ts).
+ * returned are the only ones the attempt may connect to (webhook-pinned-lookup.ts). A handler
+ * check passes a policy of its own (loopback always allowed).
  */
-export async function checkDeliveryTarget(ctx: DomainContext, href: string): Promise<DeliveryTarget> {
-  const policy = urlPolicy(ctx);
-  const atOnce = deliveryTargetAtOnce(ctx, href);
+export async function checkDeliveryTarget(
+  ctx: DomainContext,
+  href: string,
+  policy: UrlPolicy = urlPolicy(ctx),
+): Promise<DeliveryTarget> {
+  const atOnce = deliveryTargetAtOnce(ctx, href, policy);
   if (atOnce) return atOnce;
-  const host = (parsedUnderPolicy(ctx, href) as WebhookTarget).host;
+  const host = (parsedUnderPolicy(ctx, href, policy) as WebhookTarget).host;
   const resolved = await resolveWithin(ctx, host, ctx.settings.webhookTimeoutMs);
   if ("error" in resolved) return { kind: "unresolved", error: `cannot resolve ${host} (${resolved.error})` };
   const { addresses } = resolved;
