@@ -34,7 +34,7 @@ const expectStatus = (res, status, what) => {
   return res.body;
 };
 
-/** The state the issue names, built over the API: messages, webhooks, pending retries. */
+/** The state measured, built over the API: messages read, webhooks, deliveries waiting for a retry. */
 async function buildState(base) {
   await sendMessages(base, MESSAGES);
   await advance(base, "24h");
