@@ -17,5 +17,21 @@ export function positiveSeconds(value: string): number {
   return Number(value);
 }
 
+/**
+ * A duration typed at the command line (`clock advance 90s`, `--timeout 10s`): a number needs its
+ * unit, as Go's durations do (`0` alone may go without). A bare `90` is refused, not read as 90 ms,
+ * since a person typing it means seconds more often than not. The value is kept as typed; the rest
+ * of its form is checked where it is used. The control API keeps its own rule (a bare number is
+ * milliseconds).
+ */
+export function durationWithUnit(value: string): string {
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text) && Number(text) !== 0)
+    throw new InvalidArgumentError(
+      `A duration needs a unit: ms, s, m, h or d (${text}s, ${text}ms, 10m, 1h30m); a bare number is only 0.`,
+    );
+  return value;
+}
+
 /** Appends the values of a repeatable flag (`--match a=1 --match b=2`). */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

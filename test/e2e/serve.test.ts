@@ -106,6 +106,9 @@ describe("msgctl serve, end to end (SANDBOX.md sections 1 and 6)", () => {
 
   it("exits 2 on a usage error", async () => {
     expect((await runCli(["clock", "advance", "soon", ...flags])).code).toBe(2);
+    const bare = await runCli(["clock", "advance", "90", ...flags]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain("A duration needs a unit: ms, s, m, h or d");
     expect((await runCli(["no-such-command"])).code).toBe(2);
     expect((await runCli(["serve", "--clock", "sideways", "--no-state-file"])).code).toBe(2);
   });

@@ -1,5 +1,6 @@
-import type { Command } from "@commander-js/extra-typings";
+import { Argument, type Command } from "@commander-js/extra-typings";
 import { action } from "../action.js";
+import { durationWithUnit } from "../flag-parsers.js";
 
 /** `msgctl clock` and `clock advance DURATION`. */
 export function registerClockCommands(program: Command): void {
@@ -9,7 +10,10 @@ export function registerClockCommands(program: Command): void {
     .description("show the sandbox clock; `clock advance DURATION` moves a manual clock")
     .action(action(commands, "clockShow"));
   clock
-    .command("advance <duration>")
-    .description("run everything due up to now + DURATION (500ms, 90s, 10m, 24h, 1h30m)")
+    .command("advance")
+    .addArgument(
+      new Argument("<duration>", "with its unit: 500ms, 90s, 10m, 24h, 1h30m, 2d").argParser(durationWithUnit),
+    )
+    .description("run everything due up to now + DURATION (a number needs its unit: 90s, not 90)")
     .action(action(commands, "clockAdvance"));
 }

@@ -2,7 +2,7 @@ import { Option, type Command } from "@commander-js/extra-typings";
 import { action } from "../action.js";
 import { MEDIA_QUALITIES } from "../choices.js";
 import { DEFAULT_PAGE_SIZE, DEFAULT_WAIT_TIMEOUT } from "../defaults.js";
-import { wholeNumber } from "../flag-parsers.js";
+import { durationWithUnit, wholeNumber } from "../flag-parsers.js";
 
 /** `msgctl send`, `messages list|get|react|edit|unsend|retry` and `availability`: your messages. */
 export function registerMessageCommands(program: Command): void {
@@ -35,7 +35,12 @@ export function registerMessageCommands(program: Command): void {
         "read",
       ]),
     )
-    .option("--timeout <duration>", "real time to wait with --wait", DEFAULT_WAIT_TIMEOUT)
+    .option(
+      "--timeout <duration>",
+      "real time to wait with --wait (with its unit: 30s)",
+      durationWithUnit,
+      DEFAULT_WAIT_TIMEOUT,
+    )
     .action(action(commands, "send"));
 
   const messages = program.command("messages").description("list, read and act on messages");

@@ -11,7 +11,7 @@ import {
   DEFAULT_SETTLE_TIMEOUT,
   DEFAULT_SHELL,
 } from "../defaults.js";
-import { wholeNumber } from "../flag-parsers.js";
+import { durationWithUnit, wholeNumber } from "../flag-parsers.js";
 
 /** `msgctl serve`, `init`, `reset`, `settle` and `env`: the sandbox itself. */
 export function registerSandboxCommands(program: Command): void {
@@ -70,7 +70,12 @@ export function registerSandboxCommands(program: Command): void {
     .description(
       "wait until every job due now has run and every webhook delivery due has finished its first attempt (never moves the clock)",
     )
-    .option("--timeout <duration>", "real time to wait at most (up to 5m)", DEFAULT_SETTLE_TIMEOUT)
+    .option(
+      "--timeout <duration>",
+      "real time to wait at most (with its unit, up to 5m)",
+      durationWithUnit,
+      DEFAULT_SETTLE_TIMEOUT,
+    )
     .action(action(() => import("../commands/settle.js"), "settle"));
 
   program
