@@ -10,7 +10,7 @@ export class NoSandboxError extends Error {
   override readonly name = "NoSandboxError";
 }
 
-/** The global flags every command that talks to a sandbox takes (SANDBOX.md section 6). */
+/** The global flags every command that talks to a sandbox takes. */
 export interface ConnectionFlags {
   baseUrl?: string;
   otpUrl?: string;

@@ -7,7 +7,7 @@ import { wantsColor } from "./output.js";
 import { QuietExit } from "./quiet-exit.js";
 import { UsageError } from "./usage-error.js";
 
-/** Exit statuses (SANDBOX.md section 6). */
+/** Exit statuses. */
 export const EXIT = { ok: 0, apiError: 1, usage: 2 } as const;
 
 /** What a failure prints and how the process exits. */

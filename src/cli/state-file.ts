@@ -1,7 +1,7 @@
 import { mkdirSync, openSync, closeSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** What `serve` writes to `<state-dir>/sandbox.json` so other commands find it (SANDBOX.md section 1). */
+/** What `serve` writes to `<state-dir>/sandbox.json` so other commands find it. */
 export interface StateFile {
   pid: number;
   base_url: string;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { channel, timestamp, uuid } from "./common.js";
 import { MEDIA_TYPE } from "../lib/media-type.js";
 
-/** What happened to an attachment when its message left the queue (SANDBOX.md section 5, media caps). */
+/** What happened to an attachment when its message left the queue. */
 export const MEDIA_DECISIONS = ["unchanged", "transcoded", "transcode_simulated", "rejected"] as const;
 /** One of the media decisions. */
 export type MediaDecision = (typeof MEDIA_DECISIONS)[number];

@@ -19,7 +19,7 @@ export const EVENT_DESCRIPTIONS = {
   "conversation.renamed": "A group chat's title changed (title null: removed).",
 } as const satisfies Record<EventType, string>;
 
-// --- Payloads: exactly what a webhook receiver gets (spec section 6, SANDBOX.md section 5) ---
+// --- Payloads: exactly what a webhook receiver gets (spec section 6) ---
 
 /** message.received (spec section 6, payload table). */
 const receivedPayload = z
@@ -81,7 +81,7 @@ const editedPayload = z
   })
   .meta({ id: "MessageEdited" });
 
-/** message.reaction: `message_id` is the message reacted to (SANDBOX.md section 5). */
+/** message.reaction: `message_id` is the message reacted to. */
 const reactionPayload = z
   .object({
     type: z.literal("message.reaction"),

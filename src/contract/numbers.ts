@@ -21,7 +21,7 @@ export const numberResource = z
 /** The Number resource (spec section 2). */
 export type NumberResource = z.output<typeof numberResource>;
 
-/** The faults `simulate fault` switches (SANDBOX.md sections 3 and 6). */
+/** The faults `simulate fault` switches. */
 export const FAULT_NAMES = ["offline", "online", "transient", "rate-limited", "relink-required"] as const;
 /** A fault name. */
 export type FaultName = (typeof FAULT_NAMES)[number];

@@ -4,7 +4,7 @@ import { pageQuery, timestamp, uuid, uuidReference } from "./common.js";
 import { EVENT_TYPES, isEventType, type EventType } from "./names.js";
 import { DELIVERY_STATUSES } from "./statuses.js";
 
-/** A webhook endpoint as every read returns it (SANDBOX.md section 5): never with its secret. */
+/** A webhook endpoint as every read returns it: never with its secret. */
 export const webhookResource = z
   .object({
     id: uuid,
@@ -33,7 +33,7 @@ export const createdWebhook = webhookWithSecret.extend({ other_webhooks: z.array
 /** The creation answer. */
 export type CreatedWebhook = z.output<typeof createdWebhook>;
 
-/** DELETE /v1/webhooks/:id (SANDBOX.md section 5). */
+/** DELETE /v1/webhooks/:id. */
 export const deletedWebhook = z.object({ id: uuid, deleted: z.literal(true) });
 
 const secretField = z.string().min(16, "must be 16-200 characters").max(200, "must be 16-200 characters");
@@ -112,7 +112,7 @@ const deliveryAttempt = z
 /** One attempt of a delivery. */
 export type DeliveryAttempt = z.output<typeof deliveryAttempt>;
 
-/** A delivery as `webhooks deliveries` and the control API show it (SANDBOX.md section 6). */
+/** A delivery as `webhooks deliveries` and the control API show it. */
 export const delivery = z
   .object({
     id: uuid,

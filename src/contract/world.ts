@@ -4,7 +4,7 @@ import { groupTitle } from "./chats.js";
 import { channel, messageText, uuidReference } from "./common.js";
 import { reactionInput } from "./reactions.js";
 
-/** The traits of a contact that decide routing (SANDBOX.md section 3). */
+/** The traits of a contact that decide routing. */
 export const contactTraits = z.object({
   imessage: z.boolean().meta({ description: "registered with iMessage" }),
   platform: z.enum(["ios", "android"]),

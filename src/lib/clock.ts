@@ -3,7 +3,7 @@ export const CLOCK_MODES = ["real", "manual"] as const;
 /** How the sandbox's time moves: with the wall clock, or only when advanced. */
 export type ClockMode = (typeof CLOCK_MODES)[number];
 
-/** The one source of time for everything the service produces or checks (SANDBOX.md section 4). */
+/** The one source of time for everything the service produces or checks. */
 export interface Clock {
   readonly mode: ClockMode;
   /** Current virtual time, milliseconds since the epoch. */

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
- * Signed URLs (SANDBOX.md section 5): the signature in the query is the credential, so a URL can
+ * Signed URLs: the signature in the query is the credential, so a URL can
  * be handed to a browser, an `<img>` or `curl` without the API key. It covers the method, the
  * path, the expiry and whatever else the URL promises (the content type of a presigned PUT).
  */

@@ -46,7 +46,7 @@ function boundWords(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooSmall | z.core
 
 /**
  * Validates input against a zod schema; on failure throws 400 invalid_request whose message
- * names the first offending field (SANDBOX.md section 5).
+ * names the first offending field.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where = "body"): z.output<S> {
   const result = schema.safeParse(input);

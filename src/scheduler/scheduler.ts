@@ -39,7 +39,7 @@ const isPromise = (value: unknown): value is Promise<unknown> =>
   typeof (value as Promise<unknown> | undefined)?.then === "function";
 
 /**
- * The tick loop over jobs persisted in SQLite (SANDBOX.md section 4). Due jobs run in due order;
+ * The tick loop over jobs persisted in SQLite. Due jobs run in due order;
  * a synchronous job runs in one transaction with its own removal, so a crash never half-runs it.
  * Jobs of one lane (first attempts to one webhook endpoint) run one at a time, in order; async
  * jobs without a lane (retries) run side by side. In manual mode time moves only through

@@ -114,7 +114,7 @@ function dropUnreadBody(event: H3Event): void {
 
 /**
  * The route's path params, percent-decoded. An escape that does not decode names nothing: 404
- * not_found, like any unknown or malformed id in the path (SANDBOX.md section 5).
+ * not_found, like any unknown or malformed id in the path.
  */
 function routeParams(event: H3Event): Record<string, string> {
   try {

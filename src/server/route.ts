@@ -77,7 +77,7 @@ export interface RouteDoc {
   /** Error statuses this route answers besides those every route can (400, 401, 403, 404, 405, 413). */
   errors?: number[];
   /**
-   * The error codes a status answers, each with when (spec 7, SANDBOX.md section 5). Every code
+   * The error codes a status answers, each with when (spec 7). Every code
    * that status can carry on this route: the document lists them and makes `error` an enum there.
    */
   errorCodes?: Partial<Record<number, Record<string, string>>>;

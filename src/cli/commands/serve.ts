@@ -15,7 +15,7 @@ import { createServeLog, logLevelOf } from "../serve-log.js";
 import { removeStateFile, writeStateFile } from "../state-file.js";
 import { UsageError } from "../usage-error.js";
 
-/** Flags of `msgctl serve` (SANDBOX.md section 1). */
+/** Flags of `msgctl serve`. */
 export interface ServeOptions {
   port: number;
   otpPort: number;

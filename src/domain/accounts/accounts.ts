@@ -28,7 +28,7 @@ export function allAccounts(ctx: DomainContext): Account[] {
 }
 
 /**
- * Creates an account with its two keys and its numbers (SANDBOX.md section 2): keys left out are
+ * Creates an account with its two keys and its numbers: keys left out are
  * generated. Keys are stored only as SHA-256 hashes. Call inside a transaction.
  */
 export function createAccount(ctx: DomainContext, account: FixtureAccount, position: number): CreatedAccount {

@@ -15,7 +15,7 @@ const invalidAttachments = (message: string) => new AppError("invalid_attachment
 /**
  * The account's uploaded, unclaimed attachments with these ids, in order; 400
  * invalid_attachments naming the first that is unknown, another account's, already claimed, or
- * still waiting for its presigned PUT (spec 4.3, SANDBOX.md section 5).
+ * still waiting for its presigned PUT (spec 4.3).
  */
 function claimable(ctx: DomainContext, accountId: string, ids: string[]): AttachmentRow[] {
   const found = new Map(

@@ -25,7 +25,7 @@ export interface AttachmentDownload {
 }
 
 /**
- * GET {url} of an attachment: no key, the signature is the credential (SANDBOX.md section 5).
+ * GET {url} of an attachment: no key, the signature is the credential.
  * A tampered or expired URL is 403; an attachment whose presigned PUT has not landed is 409.
  */
 export function openDownload(ctx: DomainContext, id: string, query: SignedQuery): AttachmentDownload {

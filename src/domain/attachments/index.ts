@@ -1,5 +1,5 @@
 /**
- * Attachments (spec 2, 4.2, 4.3; SANDBOX.md section 5): uploads streamed to the blob store,
+ * Attachments (spec 2, 4.2, 4.3): uploads streamed to the blob store,
  * presigned PUTs, signed downloads, claims by sends and inbound messages, and the channel caps
  * with the transcoding that makes media fit.
  */

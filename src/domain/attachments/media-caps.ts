@@ -14,7 +14,7 @@ export interface AttachmentHolder {
 /** The terms a decision was made under: a later attempt on other terms decides again. */
 export interface MediaTerms {
   channel: Channel;
-  /** As applied: WhatsApp ignores `media_quality` and always fits (SANDBOX.md section 5). */
+  /** As applied: WhatsApp ignores `media_quality` and always fits. */
   quality: "fit" | "original";
   capBytes: number;
 }
@@ -60,7 +60,7 @@ export const capText = (terms: MediaTerms) =>
   `the ${CHANNEL_NAMES[terms.channel]} media cap of ${formatBytes(terms.capBytes)}`;
 
 /**
- * The media caps (spec 3 and 4.3, SANDBOX.md section 5): at or under the cap a file goes as it
+ * The media caps (spec 3 and 4.3): at or under the cap a file goes as it
  * is; over it, `original` fails the send, and `fit` transcodes images and video while any other
  * file fails.
  */

@@ -191,7 +191,7 @@ function uploadTarget(ctx: DomainContext, id: string, contentType: string | null
 }
 
 /**
- * PUT {upload_url} (spec 4.2): no key, the signature is the credential (SANDBOX.md section 5).
+ * PUT {upload_url} (spec 4.2): no key, the signature is the credential.
  * A bad or expired signature is 403, another content type 400, a second PUT 409, over the limit
  * 413. The bytes stream to the blob store; the attachment can be sent from then on.
  */

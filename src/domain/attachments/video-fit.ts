@@ -57,7 +57,7 @@ function run(ffmpeg: string, args: string[]): Promise<string | undefined> {
 }
 
 /**
- * Fits a video under `capBytes` (SANDBOX.md section 5, `fit`): with ffmpeg where there is one
+ * Fits a video under `capBytes`: with ffmpeg where there is one
  * (H.264 + AAC in MP4, at most 1280 px wide, the bitrate the cap allows over the duration, up to
  * three tries halving it), else simulated: no copy is made and the size the copy would have had
  * (90 % of the cap) is recorded, so machines without ffmpeg still send video over a cap.

@@ -13,7 +13,7 @@ export function deliveryOf(row: AttachmentRow): AttachmentDelivery | null {
 
 /**
  * An attachment row as the API shows it, with a fresh signed URL. Once a smaller copy went out,
- * `filename`, `mime_type`, `size_bytes` and `url` are the delivered copy's (SANDBOX.md section 5)
+ * `filename`, `mime_type`, `size_bytes` and `url` are the delivered copy's
  * and `original_size_bytes` keeps the upload's size: `size_bytes` is always what `url` serves.
  */
 export function toAttachment(ctx: DomainContext, row: AttachmentRow): AttachmentResource {

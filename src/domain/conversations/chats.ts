@@ -64,7 +64,7 @@ export function listChats(
 /**
  * The channel a thread's messages go over: a group's kind decides; a one-to-one thread's is that of
  * its newest sent or received message, else what routing would pick (iMessage when both sides
- * have it, SMS otherwise). Read and typing are refused on SMS threads (SANDBOX.md section 5).
+ * have it, SMS otherwise). Read and typing are refused on SMS threads.
  */
 export function threadChannel(ctx: DomainContext, row: ConversationRow, group?: Group): Channel {
   if (group) return GROUP_KINDS[group.kind].channel;

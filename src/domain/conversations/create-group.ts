@@ -51,7 +51,7 @@ function onIMessage(ctx: DomainContext, accountId: string, handle: string): bool
   return contactProfile(ctx, handle).imessage;
 }
 
-/** The members besides the creator: valid handles, each once, all on iMessage (SANDBOX.md section 5). */
+/** The members besides the creator: valid handles, each once, all on iMessage. */
 function addressesOf(
   ctx: DomainContext,
   accountId: string,
@@ -106,7 +106,7 @@ export function createGroupChat(
     const named = addresses.includes(GROUP_NAMING_FAILS) ? null : (body.title ?? null);
     const group = createGroup(ctx, accountId, "imessage", [creator.handle, ...addresses], named);
     // The opening message is not recorded, but it is the thread's newest activity: its time takes
-    // a place in the account's message list, so last_message_at stays unique (SANDBOX.md section 5).
+    // a place in the account's message list, so last_message_at stays unique.
     const conversation = conversationOfNumber(ctx, group, creator.handle, nextListTime(ctx, "messages", accountId));
     for (const member of accountNumbersAmong(ctx, accountId, addresses)) {
       conversationOfNumber(ctx, group, member.handle, nextListTime(ctx, "messages", accountId));

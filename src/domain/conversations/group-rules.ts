@@ -4,7 +4,7 @@ import type { Service } from "./threads.js";
 
 export type { GroupKind };
 
-/** What a kind of group is, and what may be done to it (spec 4.5, SANDBOX.md section 5). */
+/** What a kind of group is, and what may be done to it (spec 4.5). */
 export interface GroupKindRules {
   /** The channel every message of the group goes over. */
   channel: Channel;

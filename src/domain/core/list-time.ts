@@ -4,8 +4,7 @@ import { cacheOf, type DomainContext } from "./context.js";
 export type { PagedList };
 
 /**
- * The `created_at` of a new record of an account's paged list (SANDBOX.md section 5, Timestamps
- * and paging): the clock's now, unless the account's previous record of that list already took
+ * The `created_at` of a new record of an account's paged list: the clock's now, unless the account's previous record of that list already took
  * this millisecond, then the next one. So a `before` cursor never skips or repeats, and nothing
  * runs ahead of the clock but by what one list needs. Every other timestamp is the clock's now.
  * The newest value of each list is found again on first use, so a restart never reuses one.

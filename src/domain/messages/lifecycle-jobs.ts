@@ -48,7 +48,7 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
   }
   if ("error" in route) return void fail("permanent_error", route.error);
   if (row.has_attachments) {
-    // Media caps are decided here, on the resolved channel (SANDBOX.md section 5).
+    // Media caps are decided here, on the resolved channel.
     const media = prepareMessageMedia(ctx, row, route.channel, { kind: MESSAGE_JOBS.send, payload: job });
     if (media.kind === "failed") return void fail("permanent_error", media.error);
     // Transcoding takes real time, so it is a job of its own; it runs this attempt again when done.

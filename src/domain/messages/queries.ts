@@ -18,7 +18,7 @@ export function listMessages(
     { limit: query.limit, before: query.before, conversation_id: query.conversation_id },
     "query",
   );
-  // An id in a query filter that is not the account's is 400 naming it (SANDBOX.md section 5).
+  // An id in a query filter that is not the account's is 400 naming it.
   const conversationId =
     conversation_id === undefined
       ? undefined
@@ -37,7 +37,7 @@ export function messageForPath(ctx: DomainContext, accountId: string, id: string
   return row;
 }
 
-/** The account's message for an id in a body: 400 invalid_request naming `field` (SANDBOX.md section 5). */
+/** The account's message for an id in a body: 400 invalid_request naming `field`. */
 export function messageForField(ctx: DomainContext, accountId: string, id: string, field: string): MessageRow {
   if (!isUuid(id)) throw invalidRequest(`${field}: must be a UUID`);
   const row = findAccountMessage(ctx.db, accountId, id.toLowerCase());

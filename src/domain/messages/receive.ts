@@ -30,7 +30,7 @@ export interface Arrival {
 }
 
 /**
- * Records an inbound message (SANDBOX.md section 6) and fires message.received. The sender is in
+ * Records an inbound message and fires message.received. The sender is in
  * `metadata` (`sender_handle`, or `sender_jid` on WhatsApp); a one-to-one message is the
  * contact's "inbound message on record" of the Android rule. Each of the account's numbers in a
  * group records its own copy: one message.received per member number (spec 4.5).

@@ -3,7 +3,7 @@ import type { RetryableFailure } from "../world/index.js";
 export type { RetryableFailure };
 
 /**
- * The retry policies of queued sends (spec section 3, section 8; SANDBOX.md section 5). Reactions,
+ * The retry policies of queued sends (spec section 3, section 8). Reactions,
  * edits and unsends follow the same policies; only what "giving up" means differs (their callers
  * drop the action instead of failing the message). The WhatsApp cool-down itself is the number's
  * (world/whatsapp-rate-limit.ts): a rate-limited send waits for its end.

@@ -14,7 +14,7 @@ export type Route = { channel: Channel } | { error: string };
 /**
  * Checks at acceptance (400 invalid_request) that a number can carry a send at all: WhatsApp only
  * when asked for with `channel` and served by the number; iMessage/SMS only from a number that
- * serves them; an email handle only over iMessage (SANDBOX.md section 3).
+ * serves them; an email handle only over iMessage.
  */
 export function assertSendable(number: AccountNumber, to: string, requested: "whatsapp" | null): void {
   const serves = (channel: Channel) => number.channels.includes(channel);
@@ -32,7 +32,7 @@ export function assertSendable(number: AccountNumber, to: string, requested: "wh
 }
 
 /**
- * Picks the channel of an outbound message at its send attempt (SANDBOX.md section 3): WhatsApp
+ * Picks the channel of an outbound message at its send attempt: WhatsApp
  * when asked for; otherwise iMessage when the contact is on it and the number serves it, else
  * SMS. Outbound-first to an Android contact is refused (spec section 1).
  */

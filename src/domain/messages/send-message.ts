@@ -115,7 +115,7 @@ function destinationOf(ctx: DomainContext, accountId: string, body: SendMessageB
 }
 
 /**
- * POST /v1/messages (spec 4.3, SANDBOX.md section 5): validates, then in one transaction either
+ * POST /v1/messages (spec 4.3): validates, then in one transaction either
  * replays the message an Idempotency-Key already created (nothing is sent again) or creates the
  * message queued, with its thread and its first send attempt.
  */

@@ -9,7 +9,7 @@ import type { OtpNumbers } from "./otp-numbers.js";
  */
 const WHATSAPP_LINK_BASE = "https://wa.me";
 
-/** `send_to`: the OTP number and the `sms:` link with the code filled in, `+` unescaped (SANDBOX.md section 5). */
+/** `send_to`: the OTP number and the `sms:` link with the code filled in, `+` unescaped. */
 export function sendToOf(numbers: OtpNumbers, code: string): CreatedChallenge["send_to"] {
   return {
     number: numbers.number,

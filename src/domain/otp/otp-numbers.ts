@@ -1,7 +1,7 @@
 import { readMeta, writeMeta } from "../../store/core/index.js";
 import type { DomainContext } from "../core/index.js";
 
-/** The OTP service's numbers, where users text their codes (SANDBOX.md section 2, fixture `otp`). */
+/** The OTP service's numbers, where users text their codes. */
 export interface OtpNumbers {
   number: string;
   whatsapp_number: string | null;

@@ -93,7 +93,7 @@ function deliverToMemberNumbers(
 }
 
 /**
- * `simulate inbound --members H,H…` (SANDBOX.md section 5, Groups): a contact starts a new group
+ * `simulate inbound --members H,H…`: a contact starts a new group
  * with `to` and every handle of `members`; the account's numbers among them get the message too,
  * each in its own conversation. Answers `to`'s copy.
  */
@@ -130,7 +130,7 @@ export function inboundToNewGroup(
 }
 
 /**
- * `simulate inbound --group ID` (SANDBOX.md section 6): a member writes into an existing group
+ * `simulate inbound --group ID`: a member writes into an existing group
  * (ID is one of its conversations). Answers the copy of `to` when given, else of that conversation.
  */
 export function inboundToGroup(

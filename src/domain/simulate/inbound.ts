@@ -17,7 +17,7 @@ import { accountNumberOf } from "./account-number.js";
 import { inboundToGroup, inboundToNewGroup } from "./group-inbound.js";
 
 /**
- * `simulate inbound` (SANDBOX.md section 6): a contact writes to one of the account's numbers,
+ * `simulate inbound`: a contact writes to one of the account's numbers,
  * one-to-one, or into a group: a new one with `members`, an existing one with `group`. The
  * message carries text and/or uploaded attachments, which it claims. Creates the thread on first
  * contact, records the sender in `metadata` (`sender_handle`, or `sender_jid` on WhatsApp) and

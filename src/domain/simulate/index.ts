@@ -1,5 +1,5 @@
 /**
- * The other side acting (SANDBOX.md sections 3 and 6): contacts send (one-to-one and in groups),
+ * The other side acting: contacts send (one-to-one and in groups),
  * react, type, edit, rename groups and change their members, and outbound messages are forced
  * forward or failed. Kept apart from world/ (the other side's state) because these actions drive
  * messages and conversations, which themselves read world/.

@@ -37,7 +37,7 @@ function forcedChannel(ctx: DomainContext, row: MessageRow): Channel {
 }
 
 /**
- * `simulate delivered|read ID` (SANDBOX.md section 5): moves an outbound message forward through
+ * `simulate delivered|read ID`: moves an outbound message forward through
  * every state in between, firing each event in order; what follows the target (read after
  * delivered) then happens as usual. From failed or unsent, or not forward: 409 invalid_state.
  */

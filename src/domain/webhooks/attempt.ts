@@ -53,7 +53,7 @@ function post(ctx: DomainContext, options: PostOptions): Promise<PostOutcome> {
 }
 
 /**
- * The job of one delivery attempt (spec section 6, SANDBOX.md section 5). It resolves the
+ * The job of one delivery attempt (spec section 6). It resolves the
  * endpoint's host again (a name only: an IP or loopback host needs no lookup), reads the secret
  * in force now, POSTs the event's payload exactly as stored, and hands back the record of the
  * attempt with the next rung of the retry ladder, which the scheduler writes in a batch.
@@ -118,7 +118,7 @@ export interface AttemptPlan {
   url: string;
   secret: string;
   event: { id: string; payload: string } | undefined;
-  /** `X-Msgctl-Attempt`: the rung of the retry ladder, 1-8 (SANDBOX.md section 5). */
+  /** `X-Msgctl-Attempt`: the rung of the retry ladder, 1-8. */
   n: number;
   signal?: AbortSignal;
   /** Extra headers (a resend says so). */

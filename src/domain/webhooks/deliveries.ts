@@ -30,7 +30,7 @@ import { ATTEMPT_JOB, createDelivery } from "./new-delivery.js";
 /** One attempt as shown: `at` is the virtual instant it started, `duration_ms` real time. */
 export type AttemptView = DeliveryAttempt;
 
-/** A delivery as `webhooks deliveries` and the control API show it (SANDBOX.md section 6). */
+/** A delivery as `webhooks deliveries` and the control API show it. */
 export type DeliveryView = Delivery;
 
 const attemptView = (row: AttemptRow): AttemptView => ({
@@ -157,7 +157,7 @@ export function listDeliveries(
     if (webhook?.account_id !== accountId)
       throw invalidRequest(`webhook_id: no webhook ${input.webhook_id} in this account`);
   }
-  // An unknown id in a filter is a mistake to say, not an empty page (SANDBOX.md section 5).
+  // An unknown id in a filter is a mistake to say, not an empty page.
   const eventId = input.event_id?.toLowerCase();
   if (eventId !== undefined) {
     const event = isUuid(eventId) ? findEvent(ctx.db, eventId) : undefined;

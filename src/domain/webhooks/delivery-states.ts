@@ -11,7 +11,7 @@ interface DeliveryTransition {
 }
 
 /**
- * Spec section 6 (delivery rules 1 and 2) and SANDBOX.md sections 5 and 6 as data: what moves a
+ * Spec section 6 (delivery rules 1 and 2) and the sandbox's own statuses as data: what moves a
  * webhook delivery between its statuses. Waits come from retry-ladder.ts.
  */
 export const DELIVERY_TRANSITIONS = Object.freeze({

@@ -29,7 +29,7 @@ import { checkWebhookUrl } from "./url-policy.js";
 
 export type { CreatedWebhook, WebhookWithSecret };
 
-/** A webhook endpoint as every read returns it (SANDBOX.md section 5): never with its secret. */
+/** A webhook endpoint as every read returns it: never with its secret. */
 export type WebhookView = WebhookResource;
 
 const IDEMPOTENCY_ENDPOINT = "POST /v1/webhooks";

@@ -6,7 +6,7 @@ import { DELIVERY_TRANSITIONS } from "./delivery-states.js";
 /** The scheduler job kind of one delivery attempt. */
 export const ATTEMPT_JOB = "webhook.attempt";
 
-/** First attempts to one endpoint share a lane: one at a time, in emission order (SANDBOX.md section 5). */
+/** First attempts to one endpoint share a lane: one at a time, in emission order. */
 export const laneOf = (webhookId: string) => `webhook:${webhookId}`;
 
 const UNCOMMITTED = "webhook-uncommitted-deliveries";

@@ -32,7 +32,7 @@ export async function resendDelivery(ctx: DomainContext, accountId: string, id: 
     url: webhook.url,
     secret: webhook.secret,
     event: findEvent(ctx.db, delivery.event_id),
-    // The rung it repeats, so that X-Msgctl-Attempt stays within SANDBOX.md's 1-8.
+    // The rung it repeats, so that X-Msgctl-Attempt stays within its documented 1-8.
     n: Math.max(1, delivery.attempt_count),
     headers: { "X-Msgctl-Resend": "1" },
   })) as Outcome;

@@ -2,7 +2,7 @@ import type { ContactTraits, ContactView } from "../../contract/world.js";
 import { findContact, listContacts, upsertContact, type ContactsTable } from "../../store/world/index.js";
 import type { DomainContext } from "../core/index.js";
 
-/** A phone (or iMessage address) on the other side, and what decides routing to it (SANDBOX.md section 3). */
+/** A phone (or iMessage address) on the other side, and what decides routing to it. */
 export type ContactProfile = Omit<ContactView, "description">;
 
 type Traits = ContactTraits;
@@ -68,7 +68,7 @@ export function contactProfile(ctx: DomainContext, handle: string): ContactProfi
   const row = findContact(ctx.db, handle);
   if (row) return fromRow(row);
   if (handle.includes("@")) {
-    // An email handle is an iMessage address (SANDBOX.md section 3).
+    // An email handle is an iMessage address.
     return { handle, ...DEFAULT_PROFILE, whatsapp: false, source: "default" };
   }
   const magic = MAGIC_NUMBERS[handle];

@@ -27,7 +27,7 @@ export function getNumberFaults(ctx: DomainContext, accountId: string, handle: s
   return view(number.handle, findNumberFaults(ctx.db, number.handle));
 }
 
-/** Switches a fault on or off for one of the account's numbers (SANDBOX.md section 5, Faults). */
+/** Switches a fault on or off for one of the account's numbers. */
 export function setNumberFault(
   ctx: DomainContext,
   accountId: string,

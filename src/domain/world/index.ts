@@ -1,5 +1,5 @@
 /**
- * The simulated world's state: contacts and what decides routing to them (SANDBOX.md section 3),
+ * The simulated world's state: contacts and what decides routing to them,
  * the account's numbers, and the faults switched on per number with the WhatsApp cool-down.
  */
 export { contactProfile, GROUP_NAMING_FAILS, setContactProfile, type ContactProfile } from "./contacts.js";

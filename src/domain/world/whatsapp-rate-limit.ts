@@ -1,5 +1,5 @@
 /**
- * WhatsApp rate limiting of one number (SANDBOX.md section 5, Faults): while the fault is on, a
+ * WhatsApp rate limiting of one number: while the fault is on, a
  * send meets a cool-down of 2 minutes that doubles with each repeat up to 30 minutes. Sends held
  * back by it do not count toward the 5 attempts (the retry policy waits for `until`).
  */

@@ -13,7 +13,7 @@ async function run(action: () => Promise<unknown>, after: () => void): Promise<v
   }
 }
 
-/** A number's faults (SANDBOX.md section 3), switched from its phone's header. */
+/** A number's faults, switched from its phone's header. */
 export function NumberFaultsMenu({ client, handle }: { client: MsgctlClient; handle: string }) {
   const faults = useLive(() => client.simulate.faults(handle), [handle]);
   const f = faults.data;

@@ -82,7 +82,7 @@ function download({ ctx, event, params, query, requestId }: ApiRequest): Respons
   return new Response(body, { status: range ? 206 : 200, headers });
 }
 
-/** Attachments (spec 4.2), and the two signed URLs that need no key (SANDBOX.md section 5). */
+/** Attachments (spec 4.2), and the two signed URLs that need no key. */
 export const attachmentRoutes: Route[] = [
   {
     method: "POST",

@@ -22,7 +22,7 @@ const TAG = "Conversations";
 const id = { id: "the conversation's id" };
 const theChat = { 200: { description: "the Chat", schema: chatResource } };
 
-// The error codes of these routes (spec 7, SANDBOX.md section 5), by when they are answered.
+// The error codes of these routes (spec 7), by when they are answered.
 const badBody = { invalid_request: "the body breaks a rule; the message names the field" };
 const noChat = { not_found: "no such chat: a malformed or unknown id, or another account's" };
 const groupChange = {

@@ -6,7 +6,7 @@ import { ok, type Route } from "../route.js";
 
 const theChat = { 200: { description: "the Chat", schema: chatResource } };
 
-// The error codes of a contact's change to a group (SANDBOX.md section 5).
+// The error codes of a contact's change to a group.
 const contactChange = {
   400: {
     invalid_request:

@@ -9,7 +9,7 @@ const clockView = (clock: { now: number; mode: ClockView["mode"] }): ClockView =
   mode: clock.mode,
 });
 
-/** The clock under /sandbox/v1 (SANDBOX.md section 4). */
+/** The clock under /sandbox/v1. */
 export const controlClockRoutes: Route[] = [
   {
     method: "GET",

@@ -3,7 +3,7 @@ import { parseFixture } from "../../domain/control/index.js";
 import { parseInput } from "../../lib/validation.js";
 import { ok, type Route } from "../route.js";
 
-/** POST /sandbox/v1/reset: wipe every account's state and re-seed (SANDBOX.md section 6). */
+/** POST /sandbox/v1/reset: wipe every account's state and re-seed. */
 export const controlResetRoutes: Route[] = [
   {
     method: "POST",

@@ -21,7 +21,7 @@ const TAG = "Sandbox: simulate";
 const message = (description: string) => ({ 200: { description, schema: messageResource } });
 const id = { id: "the outbound message's id" };
 
-/** The simulate actions of the control API (SANDBOX.md section 6): contacts' activity, forced progress. */
+/** The simulate actions of the control API: contacts' activity, forced progress. */
 export const controlSimulateRoutes: Route[] = [
   {
     method: "POST",

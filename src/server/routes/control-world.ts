@@ -11,7 +11,7 @@ const TAG = "Sandbox: simulated world";
 const handle = { handle: "an E.164 number (URL-encoded) or iMessage email" };
 const number = { handle: "one of the account's numbers, E.164 (the + may be left out)" };
 
-/** The simulated world in the control API: contacts and per-number faults (SANDBOX.md section 3). */
+/** The simulated world in the control API: contacts and per-number faults. */
 export const controlWorldRoutes: Route[] = [
   {
     method: "GET",

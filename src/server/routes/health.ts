@@ -1,7 +1,7 @@
 import { healthResult } from "../../contract/control.js";
 import { ok, type Route } from "../route.js";
 
-/** GET /healthz: 200 once the sandbox is ready (SANDBOX.md section 1). */
+/** GET /healthz: 200 once the sandbox is ready. */
 export const healthRoutes: Route[] = [
   {
     method: "GET",

@@ -1,7 +1,7 @@
 import type { Db } from "../engine/db.js";
 
 /**
- * The lists that page on a timestamp, each with its table (SANDBOX.md section 5). `otp_texts` is
+ * The lists that page on a timestamp, each with its table. `otp_texts` is
  * one list for the whole sandbox (the OTP numbers' threads belong to the simulated world), so its
  * scope key is ignored.
  */
