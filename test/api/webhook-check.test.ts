@@ -223,6 +223,8 @@ describe("a broken handler fails exactly the probes it breaks, saying what to ch
       "unknown_field",
     ]);
     expect(probe(report, "valid_event").why).toMatch(/^answered 400: .*Check the secret \(the whole whsec_… string\)/);
+    // The others refused alike point back to it rather than to their own point (order, fields).
+    expect(probe(report, "read_before_delivered").why).toBe("answered 400, as valid_event was: fix that one first");
   });
 
   it("one serving another path: a 404 asks whether the URL's path is the handler's", async () => {

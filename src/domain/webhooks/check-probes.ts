@@ -210,11 +210,14 @@ const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
 /**
  * A probe's verdict: a request to accept wants a 2xx, one to refuse anything else, and every
  * probe wants an answer within the acknowledgement window (spec section 6, delivery rule 1).
+ * `validRefusedWith`: the status that refused the valid event, when it was refused; a later
+ * valid request refused alike most likely failed for the same reason, not for its own point.
  */
 export function gradeProbe(
   plan: ProbePlan,
   answer: ProbeAnswer,
   windowMs: number,
+  validRefusedWith?: number,
 ): { verdict: "pass" | "fail"; why: string } {
   if (answer.timedOut) {
     return {
@@ -235,6 +238,9 @@ export function gradeProbe(
     // Not wrong, but a 5xx reads as a crash in your logs and monitoring: a 4xx says the request was bad.
     const crash = status >= 500 ? "; a 4xx would say the request was at fault, where a 5xx looks like a crash" : "";
     return { verdict: "pass", why: `refused with ${status}${crash}` };
+  }
+  if (!accepted && status === validRefusedWith) {
+    return { verdict: "fail", why: `answered ${status}, as valid_event was: fix that one first` };
   }
   if (!accepted) return { verdict: "fail", why: `answered ${status}${refusalHint(status)}: ${plan.wrong}` };
   return { verdict: "pass", why: `acknowledged with ${answer.status}${plan.note ? `; ${plan.note}` : ""}` };

@@ -73,6 +73,7 @@ export async function checkWebhookHandler(
   const signal = new AbortController().signal;
 
   const probes: ProbeResult[] = [];
+  let validRefusedWith: number | undefined;
   for (const plan of battery) {
     const { outcome, ms } = await sendProbe(ctx, plan, target, windowMs, signal);
     const late = timedOut(outcome);
@@ -80,7 +81,9 @@ export async function checkWebhookHandler(
       throw unreachable(target.href, outcome.error ?? "no connection");
     }
     const answer = { status: outcome.statusCode, error: outcome.error, timedOut: late };
-    probes.push({ probe: plan.probe, status: outcome.statusCode, ms, ...gradeProbe(plan, answer, windowMs) });
+    const graded = gradeProbe(plan, answer, windowMs, validRefusedWith);
+    if (plan.probe === "valid_event" && graded.verdict === "fail") validRefusedWith = outcome.statusCode ?? undefined;
+    probes.push({ probe: plan.probe, status: outcome.statusCode, ms, ...graded });
   }
   return { url: target.href, passed: probes.every((probe) => probe.verdict === "pass"), probes };
 }
