@@ -30,7 +30,7 @@ function rawTransitions(count) {
   return elapsedMs(started);
 }
 
-/** The advance, plus an idle 24 h advance first (nothing due: it must take milliseconds, SANDBOX.md section 4). */
+/** The advance, plus an idle 24 h advance first (nothing due: it must take milliseconds, docs/sandbox.md). */
 export async function advanceToRead() {
   const { child, base } = await serve(["--db", ":memory:", "--clock", "manual"]);
   try {

@@ -3,7 +3,7 @@ import { resetBeforeEach } from "../helpers/messages.js";
 import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 
 /**
- * Accounts on demand (SANDBOX.md section 6, `accounts create|list|delete`): isolated accounts for
+ * Accounts on demand (docs/control-api.md, `accounts create|list|delete`): isolated accounts for
  * parallel workers sharing one sandbox, deleted cleanly with all their data.
  */
 

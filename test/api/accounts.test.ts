@@ -20,7 +20,7 @@ const fixture = {
   ],
 };
 
-describe("several accounts (SANDBOX.md section 2)", () => {
+describe("several accounts (docs/sandbox.md)", () => {
   const t = useSandbox({ fixture });
 
   it("each sees only its own numbers", async () => {

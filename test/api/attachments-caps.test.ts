@@ -60,7 +60,7 @@ async function sendFile(t: TestSandbox, kind: Kind, channel: Channel, quality: "
   return message(t, sent.id);
 }
 
-/** What the caps must do (SANDBOX.md section 5): the decision and the message's status after its first attempt. */
+/** What the caps must do (docs/attachments.md): the decision and the message's status after its first attempt. */
 function expected(kind: Kind, channel: Channel, quality: "fit" | "original"): { decision: string; status: string } {
   if (kind === "small image") return { decision: "unchanged", status: "sent" };
   const applied = channel === "whatsapp" ? "fit" : quality;
@@ -76,7 +76,7 @@ const CASES = (["small image", "large image", "large video", "large pdf"] as Kin
   ),
 );
 
-describe("media caps × media_quality × channel (SANDBOX.md section 5)", () => {
+describe("media caps × media_quality × channel (docs/attachments.md)", () => {
   // ffmpegPath null: video over a cap is simulated, the same on every machine.
   const t = useSandbox({ settings: { mediaCapBytes: CAPS, ffmpegPath: null } });
   resetBeforeEach(t);

@@ -11,7 +11,7 @@ async function fetchUrl(t: TestSandbox, url: string, headers: Record<string, str
   return { status: res.status, headers: res.headers, body, json: () => JSON.parse(body.toString("utf8")) };
 }
 
-describe("signed download URLs (spec 2 `url`, SANDBOX.md section 5)", () => {
+describe("signed download URLs (spec 2 `url`, docs/attachments.md)", () => {
   const t = useSandbox();
   resetBeforeEach(t);
 

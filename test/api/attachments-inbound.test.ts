@@ -7,7 +7,7 @@ import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 const inbound = (t: TestSandbox, body: Record<string, unknown>) =>
   t.api("POST", "/sandbox/v1/simulate/inbound", { body: { from: IPHONE, to: MAIN, ...body } });
 
-describe("inbound media (simulate inbound with attachment_ids, SANDBOX.md section 6)", () => {
+describe("inbound media (simulate inbound with attachment_ids, docs/control-api.md)", () => {
   const t = useSandbox();
   resetBeforeEach(t);
 

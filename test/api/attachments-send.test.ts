@@ -15,7 +15,7 @@ const twoAccounts = {
   ],
 };
 
-describe("attachment_ids on POST /v1/messages (spec 4.3, SANDBOX.md section 5)", () => {
+describe("attachment_ids on POST /v1/messages (spec 4.3, docs/attachments.md)", () => {
   const t = useSandbox({ fixture: twoAccounts });
   resetBeforeEach(t);
 

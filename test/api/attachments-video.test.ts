@@ -19,7 +19,7 @@ function hasFfmpeg(): boolean {
 
 const CAPS = { imessage: 100 * 1024 * 1024, sms: 60_000, whatsapp: 16 * 1024 * 1024 };
 
-describe.runIf(hasFfmpeg())("video over a cap with ffmpeg on PATH (SANDBOX.md section 5)", () => {
+describe.runIf(hasFfmpeg())("video over a cap with ffmpeg on PATH (docs/attachments.md)", () => {
   const t = useSandbox({ settings: { mediaCapBytes: CAPS } });
   let video: Uint8Array;
 

@@ -143,7 +143,7 @@ describe("POST /v1/chats: limits (spec 8)", () => {
   );
 });
 
-describe("POST /v1/chats: refusals change nothing (SANDBOX.md section 5)", () => {
+describe("POST /v1/chats: refusals change nothing (docs/conversations.md)", () => {
   const t = useSandbox();
   resetBeforeEach(t);
   const create = (body: Record<string, unknown>) =>
@@ -196,7 +196,7 @@ describe("POST /v1/chats: refusals change nothing (SANDBOX.md section 5)", () =>
   });
 });
 
-describe("POST /v1/chats: Idempotency-Key (spec 4.5, SANDBOX.md section 5)", () => {
+describe("POST /v1/chats: Idempotency-Key (spec 4.5, docs/conversations.md)", () => {
   const t = useSandbox();
   resetBeforeEach(t);
 

@@ -4,7 +4,7 @@ import { emitEvent } from "../../src/domain/core/index.js";
 import { id as ids, lifecycleFields } from "../helpers/events.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
-describe("control API: clock (SANDBOX.md section 4)", () => {
+describe("control API: clock (docs/sandbox.md)", () => {
   const t = useSandbox();
 
   it("shows the clock's time and mode", async () => {

@@ -79,7 +79,7 @@ describe("resend a delivery (POST /sandbox/v1/deliveries/:id/resend)", () => {
     const [first, second] = receiver.requests;
     expect(second?.body).toBe(first?.body);
     expect(second?.headers["x-msgctl-event-id"]).toBe(event.id);
-    // The rung it repeats: X-Msgctl-Attempt stays within 1-8 (SANDBOX.md section 5).
+    // The rung it repeats: X-Msgctl-Attempt stays within 1-8 (docs/webhooks.md).
     expect(second?.headers["x-msgctl-attempt"]).toBe("1");
     expect(second?.headers["x-msgctl-resend"]).toBe("1");
     expect(

@@ -3,7 +3,7 @@ import { deliveredIMessage, resetBeforeEach } from "../helpers/messages.js";
 import { useSandbox, type Answer } from "../helpers/sandbox.js";
 
 /**
- * What a 400 says (SANDBOX.md section 5: "the message naming the field"): a missing field is
+ * What a 400 says (docs/spec-decisions.md: "the message naming the field"): a missing field is
  * "required", a wrong type names the type wanted and the one given, in every body of both hosts.
  * A text's 20,000 characters are characters (code points), not UTF-16 units.
  */

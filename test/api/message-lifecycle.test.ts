@@ -92,7 +92,7 @@ describe("message status (spec section 3): queued → sent → delivered → rea
   });
 });
 
-describe("routing (SANDBOX.md section 3): iMessage or SMS per recipient", () => {
+describe("routing (docs/simulated-world.md): iMessage or SMS per recipient", () => {
   const t = useSandbox();
   resetBeforeEach(t);
 

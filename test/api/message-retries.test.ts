@@ -123,7 +123,7 @@ describe("sending number offline (spec section 3): backoff 30 s doubling to 5 mi
   });
 });
 
-describe("WhatsApp rate limiting (SANDBOX.md section 5): per-number cool-down 2 min doubling to 30 min", () => {
+describe("WhatsApp rate limiting (docs/messages.md): per-number cool-down 2 min doubling to 30 min", () => {
   const t = useSandbox();
   resetBeforeEach(t);
   const whatsapp = { from_handle: SUPPORT, channel: "whatsapp" };

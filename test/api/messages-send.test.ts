@@ -110,7 +110,7 @@ describe("POST /v1/messages (spec 4.3): accepted", () => {
   });
 });
 
-describe("POST /v1/messages: refused input (SANDBOX.md section 5), changing nothing", () => {
+describe("POST /v1/messages: refused input (docs/messages.md), changing nothing", () => {
   const t = useSandbox();
   resetBeforeEach(t);
 
@@ -272,7 +272,7 @@ describe("POST /v1/messages: refused input (SANDBOX.md section 5), changing noth
   });
 });
 
-describe("POST /v1/messages: accounts see only their own (SANDBOX.md section 5)", () => {
+describe("POST /v1/messages: accounts see only their own (docs/messages.md)", () => {
   const t = useSandbox({ fixture: twoAccounts });
 
   it("refuses another account's number as from_handle with invalid_from_handle", async () => {
@@ -362,7 +362,7 @@ describe("POST /v1/messages: Idempotency-Key (spec 4.3)", () => {
   });
 });
 
-describe("POST /v1/messages: idempotency keys are scoped per endpoint (SANDBOX.md section 5)", () => {
+describe("POST /v1/messages: idempotency keys are scoped per endpoint (docs/messages.md)", () => {
   const t = useSandbox({ resolveHost: async () => ["93.184.216.34"] });
 
   it("lets the same key create a webhook and send a message", async () => {

@@ -6,7 +6,7 @@ import { useSandbox } from "../helpers/sandbox.js";
 /** A fictional phone per index: +1 415 555 01xx. */
 const phoneNo = (i: number) => `+1415555${String(100 + (i % 100)).padStart(4, "0")}`;
 
-describe("OTP limits and faults (spec sections 7, 8; SANDBOX.md sections 2, 5)", () => {
+describe("OTP limits and faults (spec sections 7, 8; docs/sandbox.md and docs/otp.md)", () => {
   const t = useSandbox({ fixture: OTP_FIXTURE });
   resetBeforeEach(t);
 

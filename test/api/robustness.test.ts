@@ -73,7 +73,7 @@ function expectClientError(res: Answer, what: string) {
   });
 }
 
-describe("bad input never reaches a 5xx (spec section 7, SANDBOX.md section 5)", () => {
+describe("bad input never reaches a 5xx (spec section 7, docs/spec-decisions.md)", () => {
   const t = useSandbox();
 
   for (const [host, routes] of [
@@ -135,7 +135,7 @@ describe("bad input never reaches a 5xx (spec section 7, SANDBOX.md section 5)",
     "/sandbox/v1/contacts/%ff",
     "/v1/mess%ffages/x",
   ])(
-    "a malformed percent-encoding in the path (%s) is 404 not_found, like any malformed id (SANDBOX.md section 5)",
+    "a malformed percent-encoding in the path (%s) is 404 not_found, like any malformed id (docs/spec-decisions.md)",
     async (path) => {
       const res = await t.api("GET", path);
       expectClientError(res, `GET ${path}`);

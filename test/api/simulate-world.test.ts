@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ANDROID, IPHONE, MAGIC, MAIN, message, resetBeforeEach, setContact } from "../helpers/messages.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
-describe("contacts (SANDBOX.md section 3): profiles decide routing", () => {
+describe("contacts (docs/simulated-world.md): profiles decide routing", () => {
   const t = useSandbox();
   resetBeforeEach(t);
 
@@ -77,7 +77,7 @@ describe("contacts (SANDBOX.md section 3): profiles decide routing", () => {
   });
 });
 
-describe("faults control API (SANDBOX.md section 3)", () => {
+describe("faults control API (docs/simulated-world.md)", () => {
   const t = useSandbox();
   resetBeforeEach(t);
   const path = (handle: string) => `/sandbox/v1/numbers/${encodeURIComponent(handle)}/faults`;

@@ -18,7 +18,7 @@ import {
 } from "../helpers/messages.js";
 import { useSandbox } from "../helpers/sandbox.js";
 
-describe("simulate inbound (SANDBOX.md section 6): a contact writes one-to-one", () => {
+describe("simulate inbound (docs/control-api.md): a contact writes one-to-one", () => {
   const t = useSandbox();
   resetBeforeEach(t);
 
@@ -107,7 +107,7 @@ describe("simulate inbound (SANDBOX.md section 6): a contact writes one-to-one",
   });
 });
 
-describe("simulate delivered | read | fail (SANDBOX.md section 5): forward only, every event in order", () => {
+describe("simulate delivered | read | fail (docs/spec-decisions.md): forward only, every event in order", () => {
   const t = useSandbox();
   resetBeforeEach(t);
   const force = (id: string, what: string, body?: unknown) =>

@@ -7,7 +7,7 @@ import { IPHONE, MAIN, resetBeforeEach, send } from "../helpers/messages.js";
 import { KEY, useSandbox } from "../helpers/sandbox.js";
 
 /**
- * SANDBOX.md section 5, "Timestamps and paging": within each list that pages on a timestamp (an
+ * docs/spec-decisions.md, "Timestamps and paging": within each list that pages on a timestamp (an
  * account's messages, an account's chats) the timestamp is unique and increasing; every other
  * timestamp is the clock's time as it is.
  */

@@ -284,7 +284,7 @@ describe("webhook delivery (spec section 6) to a real receiver", () => {
     });
   });
 
-  describe("delivery order (SANDBOX.md section 5)", () => {
+  describe("delivery order (docs/webhooks.md)", () => {
     it("first attempts to one endpoint go one at a time, in emission order", async () => {
       receiver.reply(() => ({ status: 200, delayMs: 15 }));
       await createHook(t, receiver.url);

@@ -43,7 +43,7 @@ async function slowFailingReceiver() {
   });
 }
 
-describe("the delivery engine with many deliveries at once (SANDBOX.md section 5)", () => {
+describe("the delivery engine with many deliveries at once (docs/webhooks.md)", () => {
   const t = useSandbox();
   let receiver: Awaited<ReturnType<typeof slowFailingReceiver>>;
   beforeAll(async () => {

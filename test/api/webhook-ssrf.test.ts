@@ -85,7 +85,7 @@ function resetWorld() {
   posted.length = 0;
 }
 
-describe("webhook URLs in the default sandbox mode (SANDBOX.md section 1)", () => {
+describe("webhook URLs in the default sandbox mode (docs/sandbox.md)", () => {
   const t = useSandbox({ resolveHost, fetch: fetchStub });
   beforeEach(async () => {
     await t.sandbox.control.reset();

@@ -177,7 +177,7 @@ const RECORD_KEYS = ["created_at", "enabled", "events", "id", "updated_at", "url
         expect(res.status).toBe(200);
         expect(res.body.data).toMatchObject({ id: created.id, url: URL_B, events: ["message.read"], enabled: false });
         expect(Object.keys(res.body.data).sort()).toEqual(RECORD_KEYS);
-        // updated_at is the clock's time of the change (SANDBOX.md section 5).
+        // updated_at is the clock's time of the change (docs/webhooks.md).
         expect(Date.parse(res.body.data.updated_at)).toBe(t.sandbox.ctx.clock.now());
         expect(res.body.data.updated_at > created.updated_at).toBe(true);
         expect(res.body.data.created_at).toBe(created.created_at);

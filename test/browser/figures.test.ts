@@ -6,7 +6,7 @@ import { CHROMIUM, useBrowser } from "../helpers/browser.js";
 import { useServe } from "../helpers/cli.js";
 
 /**
- * The inspector's figures (issue 12, docs/inspector.md): the page's gzip size, the time from
+ * The inspector's figures (docs/inspector.md): the page's gzip size, the time from
  * navigation to the first thread drawn with 1,000 messages in the sandbox, and the time from an
  * event's emission to its appearance in the page. Written to test-artifacts/inspector-figures.json.
  */

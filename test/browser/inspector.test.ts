@@ -9,7 +9,7 @@ import { useServe } from "../helpers/cli.js";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 
 /**
- * The inspector in a real browser (issue 12): a `msgctl serve` on a manual clock, driven from the
+ * The inspector in a real browser: a `msgctl serve` on a manual clock, driven from the
  * CLI and from the page, checked in what the page shows. Screenshots of each view are saved
  * under test-artifacts/screenshots.
  */

@@ -8,7 +8,7 @@ import { runCli, spawnServe, type ServeProcess } from "../helpers/cli.js";
  * `--account NAME` selects an account of the state file. The sandbox keeps keys only as hashes,
  * so an account made on demand is selectable because `accounts create` keeps its keys there.
  */
-describe("--account selects an account made with `msgctl accounts create` (SANDBOX.md section 6)", () => {
+describe("--account selects an account made with `msgctl accounts create` (README.md)", () => {
   let serve: ServeProcess;
   let dir: string;
   // Every command runs in the sandbox's directory and finds it through .msgctl/sandbox.json.

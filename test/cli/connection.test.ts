@@ -8,7 +8,7 @@ import { runCli } from "../helpers/cli.js";
 
 const NOWHERE = { stateDir: "/nonexistent" };
 
-describe("where a command goes: flags, MSGCTL_* variables, the state file (SANDBOX.md section 6)", () => {
+describe("where a command goes: flags, MSGCTL_* variables, the state file (README.md)", () => {
   it("a --base-url or --otp-url that is not an http(s) URL is a usage error naming the flag and its variable", () => {
     expect(() => resolveConnection({ ...NOWHERE, baseUrl: "notaurl" }, {})).toThrow(
       expect.objectContaining({

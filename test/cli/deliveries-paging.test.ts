@@ -3,7 +3,7 @@ import { startSandbox, type StartedSandbox } from "../../src/runtime/start-sandb
 import { runCli } from "../helpers/cli.js";
 
 /** `webhooks deliveries` pages like `messages list`: a hint when there is more, and --all. */
-describe("msgctl webhooks deliveries: paging (SANDBOX.md section 6)", () => {
+describe("msgctl webhooks deliveries: paging (README.md)", () => {
   let sandbox: StartedSandbox;
   let flags: string[];
   const cli = (...args: string[]) => runCli([...args, ...flags]);

@@ -23,7 +23,7 @@ function run(shell: string | undefined, json = false) {
   return lines.join("");
 }
 
-describe("msgctl env (SANDBOX.md section 6)", () => {
+describe("msgctl env (README.md)", () => {
   it("prints bash exports by default", () => {
     expect(run(undefined)).toBe(
       "export MSGCTL_BASE_URL='http://127.0.0.1:4010'\nexport MSGCTL_OTP_URL='http://127.0.0.1:4011'\nexport MSGCTL_API_KEY='sk_test_a'\nexport MSGCTL_OTP_API_KEY='otp_live_b'\n",

@@ -23,7 +23,7 @@ function scripted(answers: unknown[]): Prompts & { asked: string[] } {
   return { asked, input: next, confirm: next, select: next, checkbox: next } as Prompts & { asked: string[] };
 }
 
-describe("msgctl init (SANDBOX.md section 6)", () => {
+describe("msgctl init (README.md)", () => {
   const dir = mkdtempSync(join(tmpdir(), "msgctl-init-"));
 
   it("writes a fixture from the answers that serve accepts", async () => {

@@ -15,7 +15,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** `msgctl openapi` prints the document of the host it is pointed at (SANDBOX.md section 6). */
+/** `msgctl openapi` prints the document of the host it is pointed at (README.md). */
 describe("msgctl openapi [--host messaging|otp]", () => {
   let sandbox: StartedSandbox;
   let empty: string;

@@ -36,7 +36,7 @@ function capture() {
   return { out, text: () => lines.join("") };
 }
 
-describe("msgctl otp walkthrough, with scripted answers (SANDBOX.md section 6)", () => {
+describe("msgctl otp walkthrough, with scripted answers (README.md)", () => {
   let sandbox: StartedSandbox;
   let flags: Record<string, string>;
   beforeAll(async () => {

@@ -8,7 +8,7 @@ function capture(json: boolean, color = false) {
   return { out, stdout, stderr };
 }
 
-describe("CLI output (SANDBOX.md section 6)", () => {
+describe("CLI output (README.md)", () => {
   describe("colour follows NO_COLOR and TTY detection", () => {
     it.each([
       [{ isTTY: true }, {}, true],

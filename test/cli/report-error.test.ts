@@ -17,7 +17,7 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-describe("exit statuses (SANDBOX.md section 6): 0 success, 1 API error, 2 usage error", () => {
+describe("exit statuses (README.md): 0 success, 1 API error, 2 usage error", () => {
   it("an API error: 1, with code, message and request id", () => {
     const { code, text } = report(new ApiError(409, "invalid_state", "React needs a delivered message", "req_abc"));
     expect(code).toBe(1);
@@ -66,7 +66,7 @@ describe("exit statuses (SANDBOX.md section 6): 0 success, 1 API error, 2 usage 
   });
 });
 
-describe("--json failures (SANDBOX.md section 8.2): one object on stdout, nothing on stderr", () => {
+describe("--json failures (docs/sandbox.md): one object on stdout, nothing on stderr", () => {
   it("an API refusal: error, message, request_id and status", () => {
     const result = report(new ApiError(409, "invalid_state", "React needs a delivered message", "req_abc"), true);
     expect(result.code).toBe(1);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type StartedSandbox } from "../../src/runtime/start-sandbox.js";
 import { runCli } from "../helpers/cli.js";
 
-describe("msgctl send --wait --json when the wait fails (SANDBOX.md sections 6, 8.2)", () => {
+describe("msgctl send --wait --json when the wait fails (README.md and docs/sandbox.md)", () => {
   let sandbox: StartedSandbox;
   let flags: string[];
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 
-describe("msgctl serve on a busy port: exit 1 (port_in_use) naming the port, no database left behind (SANDBOX.md sections 1, 8.2)", () => {
+describe("msgctl serve on a busy port: exit 1 (port_in_use) naming the port, no database left behind (docs/sandbox.md)", () => {
   let busy: Server;
   let port: number;
 

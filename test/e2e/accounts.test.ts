@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { runCli, useServe } from "../helpers/cli.js";
 
-/** `msgctl accounts create|list|delete` (SANDBOX.md section 6), end to end. */
+/** `msgctl accounts create|list|delete` (README.md), end to end. */
 describe("msgctl accounts, end to end", () => {
   const sandbox = useServe();
   const { cli, json } = sandbox;

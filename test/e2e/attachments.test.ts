@@ -6,7 +6,7 @@ import { runCli, useServe } from "../helpers/cli.js";
 
 const KEY = "sk_test_acme_0000000000000000";
 
-describe("msgctl attachments, send --attach, simulate inbound --attach, end to end (SANDBOX.md section 6)", () => {
+describe("msgctl attachments, send --attach, simulate inbound --attach, end to end (README.md)", () => {
   const sandbox = useServe();
   const { cli, json } = sandbox;
   const dir = mkdtempSync(join(tmpdir(), "msgctl-e2e-attachments-"));

@@ -11,7 +11,7 @@ const ALICE = "+14155550150";
 const BOB = "+14155550151";
 const CAROL = "+14155550152";
 
-describe("msgctl chats create|rename|add|remove|read|typing, end to end (SANDBOX.md section 6)", () => {
+describe("msgctl chats create|rename|add|remove|read|typing, end to end (README.md)", () => {
   const { cli, json, reset } = useServe();
   beforeEach(() => reset());
 

@@ -26,7 +26,7 @@ async function allEvents(call: ReturnType<typeof api>): Promise<{ id: string; ty
   }
 }
 
-describe("kill -9 in the middle of a burst of sends, then a restart on the same file (SANDBOX.md section 1)", () => {
+describe("kill -9 in the middle of a burst of sends, then a restart on the same file (docs/sandbox.md)", () => {
   const receiver = useReceiver();
 
   it("every 202-accepted message is there and goes on to read; every event is delivered at least once", async () => {

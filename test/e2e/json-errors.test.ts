@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { runCli, useServe } from "../helpers/cli.js";
 
 /**
- * Under --json every failure is one JSON object on stdout and nothing else there (SANDBOX.md
- * section 8.2), and nothing the CLI prints is a stack trace.
+ * Under --json every failure is one JSON object on stdout and nothing else there
+ * (docs/sandbox.md), and nothing the CLI prints is a stack trace.
  */
 
 const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |msgctl crashed/);

@@ -4,7 +4,7 @@ import { startRequestTap } from "../helpers/request-tap.js";
 
 const KEY = "sk_test_acme_0000000000000000";
 
-describe("msgctl send, messages, wait message, end to end (SANDBOX.md section 6)", () => {
+describe("msgctl send, messages, wait message, end to end (README.md)", () => {
   const sandbox = useServe();
   const { cli, json } = sandbox;
   beforeEach(() => sandbox.reset());

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { spawnRaw } from "../helpers/serve-process.js";
 
-/** One process per database, one sandbox per state directory (SANDBOX.md section 8.3). */
+/** One process per database, one sandbox per state directory (docs/sandbox.md). */
 
 const fresh = () => mkdtempSync(join(tmpdir(), "msgctl-one-"));
 const serveArgs = (...extra: string[]) => ["serve", "--json", "--port", "0", "--otp-port", "0", ...extra];

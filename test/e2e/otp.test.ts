@@ -7,7 +7,7 @@ import { startRequestTap } from "../helpers/request-tap.js";
 const OTP_KEY = "otp_live_acme_000000000000000";
 const PHONE = "+14155550123";
 
-describe("msgctl otp, wait otp, simulate otp-fault, end to end (SANDBOX.md section 6)", () => {
+describe("msgctl otp, wait otp, simulate otp-fault, end to end (README.md)", () => {
   const sandbox = useServe();
   const otp = (...args: string[]) => sandbox.cli(...args, "--otp-api-key", OTP_KEY);
   const otpJson = (...args: string[]) => sandbox.json(...args, "--otp-api-key", OTP_KEY);

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { entered, spawnRaw } from "../helpers/serve-process.js";
 
 /**
- * `msgctl serve` as a process in someone else's CI (SANDBOX.md section 8.2): stopped by a signal
+ * `msgctl serve` as a process in someone else's CI (docs/sandbox.md): stopped by a signal
  * at any instant, and never held up by a reader that does not read its logs.
  */
 

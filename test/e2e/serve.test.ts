@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, spawnServe, type ServeProcess } from "../helpers/cli.js";
 
-describe("msgctl serve, end to end (SANDBOX.md sections 1 and 6)", () => {
+describe("msgctl serve, end to end (docs/sandbox.md and README.md)", () => {
   let serve: ServeProcess;
   let flags: string[];
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { useServe } from "../helpers/cli.js";
 
 /**
- * `msgctl trigger EVENT` (SANDBOX.md section 6): for each event of spec section 6, the real
+ * `msgctl trigger EVENT` (README.md): for each event of spec section 6, the real
  * actions that cause it, checked by the event it must produce.
  */
 describe("msgctl trigger, end to end", () => {

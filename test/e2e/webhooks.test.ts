@@ -11,7 +11,7 @@ import { useReceiver } from "../helpers/webhook-receiver.js";
 
 // The sandbox runs in this process on a real socket so the tests can emit events directly;
 // every msgctl command is the real CLI in its own process, over HTTP and server-sent events.
-describe("msgctl webhooks, end to end (SANDBOX.md section 6)", () => {
+describe("msgctl webhooks, end to end (README.md)", () => {
   const t = useSandbox({ socket: true });
   const receiver = useReceiver();
   let flags: string[];

@@ -6,7 +6,7 @@ import { runFuzz, SMALL_HEAP } from "./harness.js";
 const seed = Number(process.env.FUZZ_SEED ?? 1);
 const requests = Number(process.env.FUZZ_REQUESTS ?? 300);
 
-describe("seeded fuzzing of both hosts and the control API (spec section 7, SANDBOX.md section 5)", () => {
+describe("seeded fuzzing of both hosts and the control API (spec section 7, docs/spec-decisions.md)", () => {
   it(`seed ${seed}, ${requests} hostile requests: no 5xx, every answer in the spec's shape, the server alive, memory bounded`, async () => {
     const report = await runFuzz({ seed, requests, nodeFlags: SMALL_HEAP });
     const findings = report.failures.map((f) => `#${f.index}: ${f.problem}\n    ${f.request}`).join("\n");

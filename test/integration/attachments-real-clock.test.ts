@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type StartedSandbox } from "../../src/runtime/start-sandbox.js";
 
-describe("media on a real clock (SANDBOX.md section 4): transcoding runs in the tick loop", () => {
+describe("media on a real clock (docs/sandbox.md): transcoding runs in the tick loop", () => {
   let sandbox: StartedSandbox;
   beforeAll(async () => {
     sandbox = await startSandbox({

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/index.js";
 
-describe("attachments survive a restart with the same database (SANDBOX.md section 1)", () => {
+describe("attachments survive a restart with the same database (docs/sandbox.md)", () => {
   it("keeps the metadata in the database and the bytes next to it, transcoded copies included", async () => {
     const db = join(mkdtempSync(join(tmpdir(), "msgctl-attachments-")), "sandbox.db");
     const sharp = (await import("sharp")).default;

@@ -7,7 +7,7 @@ import { createGroupChat, getChat } from "../../src/domain/conversations/index.j
 import { getMessage, sendMessage } from "../../src/domain/messages/index.js";
 import { launchSandbox } from "../../src/runtime/launch-sandbox.js";
 
-describe("groups survive a restart (SANDBOX.md section 1: state and queued jobs persist)", () => {
+describe("groups survive a restart (docs/sandbox.md: state and queued jobs persist)", () => {
   it("keeps the group, its idempotency key and its members' pending receipts", async () => {
     const db = join(mkdtempSync(join(tmpdir(), "msgctl-groups-restart-")), "sandbox.db");
     const first = await launchSandbox({ db, clock: "manual", listen: false });

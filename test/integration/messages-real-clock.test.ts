@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type StartedSandbox } from "../../src/runtime/start-sandbox.js";
 
-describe("messages on a real clock (SANDBOX.md section 4): progress follows wall time", () => {
+describe("messages on a real clock (docs/sandbox.md): progress follows wall time", () => {
   let sandbox: StartedSandbox;
   beforeAll(async () => {
     sandbox = await startSandbox({

@@ -8,7 +8,7 @@ import { setNumberFault } from "../../src/domain/world/index.js";
 import { sendMessage } from "../../src/domain/messages/index.js";
 import { launchSandbox } from "../../src/runtime/launch-sandbox.js";
 
-describe("messages survive a restart (SANDBOX.md section 1: state and queued jobs persist)", () => {
+describe("messages survive a restart (docs/sandbox.md: state and queued jobs persist)", () => {
   it("resumes a queued message's retries and its lifecycle after a restart", async () => {
     const db = join(mkdtempSync(join(tmpdir(), "msgctl-messages-restart-")), "sandbox.db");
     const first = await launchSandbox({ db, clock: "manual", listen: false });

@@ -5,7 +5,7 @@ import { runCli } from "../helpers/cli.js";
 import { conformanceChecker } from "../helpers/openapi-conformance.js";
 
 /**
- * The OpenAPI documents of both hosts (SANDBOX.md section 1): valid OpenAPI 3.1 by an independent
+ * The OpenAPI documents of both hosts (docs/sandbox.md): valid OpenAPI 3.1 by an independent
  * validator, served at /openapi.json without a key, and printed by `msgctl openapi`. That real
  * answers conform to them is checked by every API suite (test/helpers/openapi-conformance.ts).
  */

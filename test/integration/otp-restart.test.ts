@@ -20,7 +20,7 @@ async function otp(
   return { status: res.status, body: await res.json() };
 }
 
-describe("OTP state survives a restart (SANDBOX.md sections 1, 4)", () => {
+describe("OTP state survives a restart (docs/sandbox.md)", () => {
   it("keeps the simulated outage on, and expires a challenge at its time after the restart", async () => {
     const db = join(mkdtempSync(join(tmpdir(), "msgctl-otp-restart-")), "sandbox.db");
     const first = await launchSandbox({ db, clock: "manual", listen: false });

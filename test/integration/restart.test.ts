@@ -7,7 +7,7 @@ import { MODULES } from "../../src/runtime/modules.js";
 import { launchSandbox } from "../../src/runtime/launch-sandbox.js";
 import { listJobs } from "../../src/store/core/index.js";
 
-describe("jobs survive a restart (SANDBOX.md section 4)", () => {
+describe("jobs survive a restart (docs/sandbox.md)", () => {
   const ran: { at: number; payload: unknown }[] = [];
   const rememberer: DomainModule = {
     name: "test",

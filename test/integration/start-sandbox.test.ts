@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type StartedSandbox } from "../../src/index.js";
 
-describe("startSandbox() for users' test suites (SANDBOX.md section 7)", () => {
+describe("startSandbox() for users' test suites (docs/sandbox.md)", () => {
   let sandbox: StartedSandbox;
   beforeAll(async () => {
     sandbox = await startSandbox();

@@ -19,7 +19,7 @@ function post(agent: Agent, url: string, key: string, body: unknown): Promise<nu
 }
 
 /**
- * SANDBOX.md section 5: on a real clock, timestamps do not run ahead of the clock below 1,000
+ * docs/spec-decisions.md: on a real clock, timestamps do not run ahead of the clock below 1,000
  * messages a second per account. Inbound messages at a steady 500 a second for 5 seconds, over
  * real HTTP: the newest created_at stays within 50 ms of the wall clock.
  */

@@ -39,9 +39,9 @@ function streamedUpload(size: number): { body: ReadableStream<Uint8Array>; conte
 }
 
 /**
- * SANDBOX.md section 5 and the attachments issue: an upload of 100 MiB (the per-file limit) is
- * streamed to disk, never held in memory, so the process's resident memory stays bounded; one
- * byte more is 413. Client and server share this process, so their sum is what is measured.
+ * docs/attachments.md: an upload of 100 MiB (the per-file limit) is streamed to disk, never held
+ * in memory, so the process's resident memory stays bounded; one byte more is 413. Client and
+ * server share this process, so their sum is what is measured.
  */
 describe("a 100 MiB upload", () => {
   it("is accepted at exactly 100 MiB with RSS bounded, and refused at 100 MiB + 1 with 413", async () => {

@@ -3,7 +3,7 @@ import { isoTime, parseIsoTime } from "../../src/lib/clock.js";
 import { openClock } from "../../src/scheduler/clock.js";
 import { openDatabase } from "../../src/store/engine/index.js";
 
-describe("the clock (SANDBOX.md section 4)", () => {
+describe("the clock (docs/sandbox.md)", () => {
   it("manual: stands still until set, and never moves backwards", async () => {
     const db = await openDatabase(":memory:");
     const clock = openClock(db, "manual", 1_700_000_000_000);

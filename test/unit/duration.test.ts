@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatDuration, parseDuration } from "../../src/lib/duration.js";
 
-describe("duration grammar (SANDBOX.md section 6)", () => {
+describe("duration grammar (docs/control-api.md)", () => {
   it.each([
     ["500ms", 500],
     ["90s", 90_000],

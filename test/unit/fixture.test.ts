@@ -17,7 +17,7 @@ function problem(edit: (fixture: any) => void): string {
   throw new Error("the fixture was accepted");
 }
 
-describe("fixture file (SANDBOX.md section 2)", () => {
+describe("fixture file (docs/sandbox.md)", () => {
   it("accepts the shipped default fixture and fills in defaults", () => {
     const fixture = parseFixture(good(), "default.json");
     expect(fixture.accounts[0]).toMatchObject({ name: "Acme", otp_suspended: false });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fileSink, streamSink } from "../../src/cli/log-sink.js";
 
-/** Log lines never wait for their reader: dropped and counted instead (SANDBOX.md section 8.2). */
+/** Log lines never wait for their reader: dropped and counted instead (docs/sandbox.md). */
 
 const note = (count: number) => `dropped ${count}\n`;
 

@@ -4,7 +4,7 @@ import { capVerdict, type MediaTerms } from "../../src/domain/attachments/index.
 const sms = (quality: "fit" | "original"): MediaTerms => ({ channel: "sms", quality, capBytes: 1_048_576 });
 const file = (mime_type: string, size_bytes: number) => ({ filename: "f", mime_type, size_bytes });
 
-describe("the media cap rule (SANDBOX.md section 5), SMS/MMS cap of 1 MiB", () => {
+describe("the media cap rule (docs/attachments.md), SMS/MMS cap of 1 MiB", () => {
   it.each([
     ["image/jpeg", 1_048_576, "fit", "unchanged"],
     ["application/pdf", 1_048_576, "original", "unchanged"],

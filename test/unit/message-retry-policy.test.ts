@@ -54,7 +54,7 @@ describe("offline (spec section 3): backoff 30 s doubling to 5 min, not counted,
   });
 });
 
-describe("WhatsApp rate limit (SANDBOX.md section 5): cool-down 2 min doubling to 30 min", () => {
+describe("WhatsApp rate limit (docs/messages.md): cool-down 2 min doubling to 30 min", () => {
   it("doubles per repeat up to the ceiling", () => {
     expect([0, 1, 2, 3, 4, 5, 50].map(cooldownMs)).toEqual([2, 4, 8, 16, 30, 30, 30].map((m) => m * MIN));
   });

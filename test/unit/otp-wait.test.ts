@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { otpReached } from "../../src/cli/commands/otp-wait.js";
 
-describe("wait otp: a status is reached at it or past it (SANDBOX.md section 5)", () => {
+describe("wait otp: a status is reached at it or past it (docs/otp.md)", () => {
   it.each([
     ["pending", "pending", true],
     ["pending", "verified", false],

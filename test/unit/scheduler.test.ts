@@ -12,7 +12,7 @@ import {
   type SchedulerHarness,
 } from "../helpers/scheduler.js";
 
-describe("the scheduler (SANDBOX.md section 4)", () => {
+describe("the scheduler (docs/sandbox.md)", () => {
   let db: Db;
   let clock: SchedulerClock;
   let runs: SchedulerHarness["runs"];

@@ -17,7 +17,7 @@ function reason(url: string, policy = SANDBOX): string | undefined {
   }
 }
 
-describe("webhook URL rules (spec 4.4, SANDBOX.md section 1)", () => {
+describe("webhook URL rules (spec 4.4, docs/sandbox.md)", () => {
   describe("addresses", () => {
     it.each([
       ["93.184.216.34", "public"],
