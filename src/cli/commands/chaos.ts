@@ -98,14 +98,17 @@ export async function chaosLog(options: ConnectionFlags & ChaosLogOptions, out: 
     entries = page.data;
     hasMore = page.hasMore;
   }
+  // Under --json stdout holds the page alone: the note on stderr tells a script it did not see everything.
+  const more = hasMore ? `--after ${entries.at(-1)?.id} (or --all)` : undefined;
   out.result(entries, (list) => {
     const lines = table(
       out.color,
       ["ID", "AT", "KIND", "WORK", "BY"],
       list.map((e) => [e.id, e.at, e.kind, chaosWorkOf(e), e.delay_ms === null ? "" : `${e.delay_ms} ms`]),
     );
-    if (hasMore) lines.push(out.color.dim(`More: --after ${list.at(-1)?.id} (or --all)`));
+    if (more) lines.push(out.color.dim(`More: ${more}`));
     return lines;
   });
+  if (more && out.json) out.note(`More: ${more}`);
   return entries;
 }

@@ -35,15 +35,18 @@ export async function chatsList(
   out: Output,
 ): Promise<ChatResource[]> {
   const page = await connect(options).chats.list({ limit: options.limit, before: options.before });
+  // Under --json stdout holds the page alone: the note on stderr tells a script it did not see everything.
+  const more = page.hasMore ? `--before ${page.data.at(-1)?.last_message_at}` : undefined;
   out.result(page.data, (chats) => {
     const lines = table(
       out.color,
       ["ID", "FROM", "WITH", "GROUP", "TITLE", "LAST MESSAGE"],
       chats.map((c) => [c.id, c.from_handle, withWhom(c), c.is_group ? "yes" : "", c.title, c.last_message_at]),
     );
-    if (page.hasMore) lines.push(out.color.dim(`More: --before ${chats.at(-1)?.last_message_at}`));
+    if (more) lines.push(out.color.dim(`More: ${more}`));
     return lines;
   });
+  if (more && out.json) out.note(`More: ${more}`);
   return page.data;
 }
 

@@ -100,11 +100,14 @@ export async function messagesList(
     messages = page.data;
     hasMore = page.hasMore;
   }
+  // Under --json stdout holds the page alone: the note on stderr tells a script it did not see everything.
+  const more = hasMore ? `--before ${messages.at(-1)?.created_at} (or --all)` : undefined;
   out.result(messages, (list) => {
     const lines = messagesTable(out.color, list);
-    if (hasMore) lines.push(out.color.dim(`More: --before ${list.at(-1)?.created_at} (or --all)`));
+    if (more) lines.push(out.color.dim(`More: ${more}`));
     return lines;
   });
+  if (more && out.json) out.note(`More: ${more}`);
   return messages;
 }
 

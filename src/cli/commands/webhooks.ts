@@ -199,6 +199,8 @@ export async function webhooksDeliveries(
     deliveries = page.data;
     hasMore = page.hasMore;
   }
+  // Under --json stdout holds the page alone: the note on stderr tells a script it did not see everything.
+  const more = hasMore ? `--before ${deliveries.at(-1)?.created_at} (or --all)` : undefined;
   out.result(deliveries, (list) => {
     // A CHAOS column only where seeded chaos touched a delivery listed: without chaos the table is as it was.
     const chaos = list.some((d) => d.chaos !== null);
@@ -216,9 +218,10 @@ export async function webhooksDeliveries(
         d.next_attempt_at ?? "",
       ]),
     );
-    if (hasMore) lines.push(out.color.dim(`More: --before ${list.at(-1)?.created_at} (or --all)`));
+    if (more) lines.push(out.color.dim(`More: ${more}`));
     return lines;
   });
+  if (more && out.json) out.note(`More: ${more}`);
   return deliveries;
 }
 

@@ -38,6 +38,6 @@ export function registerChaosCommands(program: Command): void {
     .description("the account's chaos decisions, oldest first: what, to which event, endpoint or message, by how much")
     .option("--after <id>", "only decisions after this id (the `More:` hint's value)", wholeNumber)
     .option("--limit <n>", "how many (1-100)", wholeNumber, DEFAULT_PAGE_SIZE)
-    .option("--all", "every page")
+    .option("--all", "every page (without it --json prints one page, and a note on stderr says when more exist)")
     .action(action(commands, "chaosLog"));
 }

@@ -9,7 +9,11 @@ export function registerChatCommands(program: Command): void {
   chats
     .command("list")
     .description("threads, newest activity first (GET /v1/chats)")
-    .option("--limit <n>", "page size, 1-100", wholeNumber)
+    .option(
+      "--limit <n>",
+      "page size, 1-100 (--json prints one page; a note on stderr says when more exist)",
+      wholeNumber,
+    )
     .option("--before <timestamp>", "cursor: the last_message_at of the oldest thread seen")
     .action(action(commands, "chatsList"));
   chats.command("get <id>").description("one thread (GET /v1/chats/:id)").action(action(commands, "chatsGet"));

@@ -50,7 +50,7 @@ export function registerMessageCommands(program: Command): void {
     .option("--conversation <id>", "only this thread's")
     .option("--limit <n>", "page size (1-100)", wholeNumber, DEFAULT_PAGE_SIZE)
     .option("--before <time>", "only messages created before this ISO time (the next page)")
-    .option("--all", "every page")
+    .option("--all", "every page (without it --json prints one page, and a note on stderr says when more exist)")
     .action(action(commands, "messagesList"));
   messages.command("get <id>").description("one message").action(action(commands, "messagesGet"));
   messages

@@ -67,7 +67,7 @@ export function registerWebhookCommands(program: Command): void {
     .option("--event <id>", "only this event's")
     .option("--limit <n>", "how many (1-100)", wholeNumber, DEFAULT_PAGE_SIZE)
     .option("--before <time>", "only deliveries created before this time (the `More:` hint's value)")
-    .option("--all", "every page")
+    .option("--all", "every page (without it --json prints one page, and a note on stderr says when more exist)")
     .action(action(commands, "webhooksDeliveries"));
 
   webhooks
