@@ -157,6 +157,16 @@ const chaos = z
       "seeded chaos for the whole sandbox (docs/chaos.md): { seed, profile } switches it on, off switches it off; the result is the chaos in force",
   });
 
+const check = z
+  .strictObject({
+    url: z.string().min(1).meta({ description: "your handler, e.g. {{env.APP_URL}}/webhooks" }),
+    secret: z.string().min(16).max(200).meta({ description: "the signing secret it verifies with" }),
+  })
+  .meta({
+    description:
+      "grades your own webhook handler with the battery of `msgctl webhooks check` (docs/check.md): unmet when a probe fails, each named with what to change; the result is the report { url, passed, probes }",
+  });
+
 const within = duration.optional().meta({
   description: "on a manual clock, advance step by step up to this much until it holds; on a real clock, wait",
 });
@@ -198,6 +208,7 @@ export const STEP_BODIES = {
   http,
   expect,
   chaos,
+  check,
 } as const;
 
 /** A step's kind: the one key of a step besides `save`. */

@@ -4,7 +4,16 @@ import { createClient, type MsgctlClient } from "../client/client.js";
 import { ApiError, type ClientOptions } from "../client/http.js";
 import { createAccount } from "../client/isolated-account.js";
 import type { ScenarioStep } from "../contract/scenario-file.js";
-import { advanceStep, chaosStep, otpStep, sendStep, settleStep, simulateStep, webhookStep } from "./steps/actions.js";
+import {
+  advanceStep,
+  chaosStep,
+  checkStep,
+  otpStep,
+  sendStep,
+  settleStep,
+  simulateStep,
+  webhookStep,
+} from "./steps/actions.js";
 import { StepFailed, type Outcome, type StepContext } from "./steps/context.js";
 import { expectStep } from "./steps/expect.js";
 import { httpStep } from "./steps/http.js";
@@ -39,6 +48,7 @@ const RUNNERS: Record<ScenarioStep["kind"], Runner> = {
   http: httpStep,
   expect: expectStep,
   chaos: chaosStep,
+  check: checkStep,
 };
 
 /** A failure of a step in one line. */

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { resolve } from "node:path";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { useServe } from "../helpers/cli.js";
@@ -113,6 +115,36 @@ describe("msgctl webhooks check over the real CLI", () => {
     const usage = await s.cli("webhooks", "check", "--url", "http://127.0.0.1:9/hooks");
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("--secret");
+  });
+});
+
+describe("a check step in a scenario file (msgctl run)", () => {
+  const s = useServe();
+
+  const runCheck = async (url: string, ...flags: string[]) => {
+    const dir = mkdtempSync(join(tmpdir(), "msgctl-check-"));
+    const file = join(dir, "handler.yaml");
+    const yaml = `name: the handler is correct\nsteps:\n  - check: { url: "${url}", secret: "${SECRET}" }\n    save: report\n`;
+    writeFileSync(file, yaml);
+    return s.cli("run", file, ...flags);
+  };
+
+  it("a correct handler: the step passes, exit 0", async () => {
+    const url = await nodeHandler();
+    const result = await runCheck(url, "--json");
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.files[0].steps).toEqual([
+      { index: 0, kind: "check", passed: true, message: `${url} passed all 12 probes` },
+    ]);
+  });
+
+  it("a handler that refuses repeats: unmet, each failed probe named with what to change, exit 1", async () => {
+    const url = await nodeHandler({ duplicates: "refused" });
+    const result = await runCheck(url);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`steps[0] check: ${url} failed 1 of 12 probes`);
+    expect(result.stdout).toMatch(/duplicate_event \(409\): answered 409: a repeat of an event must be acknowledged/);
   });
 });
 

@@ -39,6 +39,7 @@ steps:
   - expect: { delivery: { event: message.read, webhook: "{{hook.id}}" }, status: pending, attempts: [{ status_code: 500 }] }
   - chaos: { seed: 42, profile: rough }
   - chaos: off
+  - check: { url: "http://127.0.0.1:3000/hooks", secret: "whsec_test_0123456789abcdef" }
 `;
 
 describe("scenario files: reading and checking", () => {
@@ -64,10 +65,12 @@ describe("scenario files: reading and checking", () => {
       "expect",
       "chaos",
       "chaos",
+      "check",
     ]);
-    expect(scenario?.steps.slice(-2)).toEqual([
+    expect(scenario?.steps.slice(-3)).toEqual([
       { kind: "chaos", body: { seed: 42, profile: "rough" } },
       { kind: "chaos", body: "off" },
+      { kind: "check", body: { url: "http://127.0.0.1:3000/hooks", secret: "whsec_test_0123456789abcdef" } },
     ]);
     expect(scenario?.steps[1]).toEqual({
       kind: "send",
@@ -86,7 +89,7 @@ describe("scenario files: reading and checking", () => {
       "\n",
     );
     expect(problemsOf(text)).toEqual([
-      "s.yaml:3:11: steps[0].sned: is not a step kind (one of send, simulate, otp, webhook, advance, settle, wait, http, expect, chaos)",
+      "s.yaml:3:11: steps[0].sned: is not a step kind (one of send, simulate, otp, webhook, advance, settle, wait, http, expect, chaos, check)",
       "s.yaml:4:17: steps[1].send.to: must be a string, not a number",
       "s.yaml:4:25: steps[1].send.txt: is not a field here",
       "s.yaml:5:14: steps[2].webhook.url: required",
@@ -98,7 +101,7 @@ describe("scenario files: reading and checking", () => {
       "s.yaml:2:5: steps[0]: does one thing: send and advance given",
     ]);
     expect(problemsOf("steps:\n  - save: x")).toEqual([
-      "s.yaml:2:5: steps[0]: needs a step kind (send, simulate, otp, webhook, advance, settle, wait, http, expect, chaos)",
+      "s.yaml:2:5: steps[0]: needs a step kind (send, simulate, otp, webhook, advance, settle, wait, http, expect, chaos, check)",
     ]);
     expect(problemsOf("steps:\n  - simulate: { read: { id: a }, delivered: { id: a } }")).toEqual([
       "s.yaml:2:15: steps[0].simulate: takes one simulate action: delivered and read given",
@@ -123,6 +126,18 @@ describe("scenario files: reading and checking", () => {
       ]);
     expect(problemsOf("steps:\n  - chaos: { seed: 1, rates: 2 }")).toEqual([
       "s.yaml:2:30: steps[0].chaos.rates: is not a field here",
+    ]);
+  });
+
+  it("check takes the handler's url and the secret it verifies with (16-200 characters)", () => {
+    expect(
+      problemsOf('steps:\n  - check: { url: "{{env.APP_URL}}/hooks", secret: "whsec_test_0123456789abcdef" }'),
+    ).toEqual([]);
+    expect(problemsOf("steps:\n  - check: { url: http://127.0.0.1:3000/hooks }")).toEqual([
+      "s.yaml:2:12: steps[0].check.secret: required",
+    ]);
+    expect(problemsOf("steps:\n  - check: { url: http://127.0.0.1:3000/hooks, secret: short }")).toEqual([
+      expect.stringMatching(/^s\.yaml:2:\d+: steps\[0\]\.check\.secret: /),
     ]);
   });
 

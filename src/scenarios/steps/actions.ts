@@ -1,6 +1,6 @@
 import type { ScenarioStep } from "../../contract/scenario-file.js";
 import { parseDuration } from "../../lib/duration.js";
-import { done, StepFailed, type Done, type StepContext } from "./context.js";
+import { done, StepFailed, type Done, type Outcome, type StepContext } from "./context.js";
 
 type Body<K extends ScenarioStep["kind"]> = Extract<ScenarioStep, { kind: K }>["body"];
 
@@ -118,4 +118,17 @@ export async function chaosStep(body: Body<"chaos">, { client }: StepContext): P
   if (body === "off") return done("chaos off", await client.chaos.off());
   const status = await client.chaos.on(body);
   return done(`chaos on: seed ${JSON.stringify(status.seed)}, profile ${status.profile}`, status);
+}
+
+/** `check`: the user's webhook handler graded (docs/check.md); unmet when a probe failed, naming each with its why. */
+export async function checkStep(body: Body<"check">, { client }: StepContext): Promise<Outcome> {
+  const report = await client.webhooks.check(body);
+  const failed = report.probes.filter((probe) => probe.verdict === "fail");
+  if (failed.length === 0) return done(`${report.url} passed all ${report.probes.length} probes`, report);
+  return {
+    passed: false,
+    message: `${report.url} failed ${failed.length} of ${report.probes.length} probes`,
+    details: failed.map((probe) => `${probe.probe} (${probe.status ?? "no answer"}): ${probe.why}`),
+    result: report,
+  };
 }
