@@ -50,6 +50,27 @@ describe("verification by the user's own text (spec sections 3, 4.6)", () => {
       expect(await challenge(t, created.id)).toMatchObject({ status: "verified", verified_at: nowIso(t) });
     });
 
+    it("is verified no earlier than the text that verified it, and consumed no earlier than verified", async () => {
+      // Texts made in one millisecond take the next ones (a thread's times are unique): on a still
+      // manual clock the verifying text is stamped ahead of the clock's now.
+      const created = await createChallenge(t);
+      await textFor(t, created.id, { wrong: true });
+      const result = await textFor(t, created.id);
+      expect(result.outcome).toBe("verified");
+      expect(Date.parse(result.text.created_at)).toBeGreaterThan(Date.parse(nowIso(t)));
+      expect(Date.parse(result.challenge.verified_at)).toBeGreaterThanOrEqual(Date.parse(result.text.created_at));
+
+      const consumed = await t.otp("POST", `/v1/challenges/${created.id}/consume`);
+      expect(consumed.status).toBe(200);
+      expect(Date.parse(consumed.body.data.consumed_at)).toBeGreaterThanOrEqual(
+        Date.parse(consumed.body.data.verified_at),
+      );
+      expect(await challenge(t, created.id)).toMatchObject({
+        verified_at: result.challenge.verified_at,
+        consumed_at: consumed.body.data.consumed_at,
+      });
+    });
+
     it.each([
       ["iMessage", "imessage", OTP_NUMBER],
       ["SMS", "sms", OTP_NUMBER],

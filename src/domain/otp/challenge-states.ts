@@ -69,19 +69,25 @@ export function isMatchable(row: ChallengeRow, now: number): boolean {
 /**
  * Applies one row of the table inside the caller's transaction: the status, its timestamp and
  * `changes`. 409 invalid_state when the table does not allow the trigger from the status at `now`.
+ * The timestamp is `at` (the clock's now by default), and never earlier than the ones before it:
+ * the text that verifies a challenge may be stamped a millisecond or more ahead of the clock (its
+ * list's times are unique), and the challenge is verified no earlier than that text, and consumed
+ * no earlier than verified.
  */
 export function applyChallengeTransition(
   ctx: DomainContext,
   row: ChallengeRow,
   trigger: ChallengeTrigger,
   changes: Partial<Pick<ChallengeRow, "wrong_texts">> = {},
+  at?: number,
 ): ChallengeRow {
   const transition: ChallengeTransition = CHALLENGE_TRANSITIONS[trigger];
   const now = ctx.clock.now();
   const from = trigger === "ten_minutes_passed" ? row.status : statusAt(row, now);
   if (!transition.from.includes(from)) throw invalidState(`A ${from} challenge cannot become ${transition.to}`);
-  const next: ChallengeRow = { ...row, ...changes, status: transition.to, updated_at: now };
-  if (transition.stamp) next[transition.stamp] = now;
+  const stamp = Math.max(at ?? now, row.updated_at, row.verified_at ?? Number.NEGATIVE_INFINITY);
+  const next: ChallengeRow = { ...row, ...changes, status: transition.to, updated_at: Math.max(now, stamp) };
+  if (transition.stamp) next[transition.stamp] = stamp;
   const { id: _id, ...columns } = next;
   updateChallenge(ctx.db, row.id, columns);
   return next;

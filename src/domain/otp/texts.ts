@@ -98,11 +98,6 @@ function receiveText(ctx: DomainContext, accountId: string, delivery: Delivery, 
       listPhoneChallenges(ctx.db, delivery.from),
       now,
     );
-    if (judgement.outcome === "verified" && judgement.challenge)
-      applyChallengeTransition(ctx, judgement.challenge, "code_texted");
-    for (const row of judgement.counted)
-      applyChallengeTransition(ctx, row, "wrong_text", { wrong_texts: row.wrong_texts + 1 });
-
     const record = (direction: "inbound" | "outbound", text: string): OtpTextRow => {
       const createdAt = nextListTime(ctx, "otp_texts", TEXTS_SCOPE);
       const row: OtpTextRow = {
@@ -121,6 +116,11 @@ function receiveText(ctx: DomainContext, accountId: string, delivery: Delivery, 
       return row;
     };
     const inbound = record("inbound", delivery.text);
+    // The challenge changes at the text's own time, which may be ahead of the clock's now.
+    if (judgement.outcome === "verified" && judgement.challenge)
+      applyChallengeTransition(ctx, judgement.challenge, "code_texted", {}, inbound.created_at);
+    for (const row of judgement.counted)
+      applyChallengeTransition(ctx, row, "wrong_text", { wrong_texts: row.wrong_texts + 1 }, inbound.created_at);
     const reply =
       judgement.outcome === "ignored"
         ? undefined
