@@ -43,12 +43,23 @@ export interface OtpTextOptions extends ConnectionFlags {
   from?: string;
   channel?: "imessage" | "sms" | "whatsapp";
   members?: string;
+  outcome?: boolean;
+}
+
+/** What `otp text --outcome --json` prints: the challenge, what the text did and the reply's words. */
+interface OtpTextOutcome {
+  challenge: OtpTextResult["challenge"];
+  outcome: OtpTextResult["outcome"];
+  reply: string | null;
+  explanation: string;
 }
 
 /**
  * `msgctl otp text ID [--code C | --wrong | --text T] [--from P] [--channel C] [--members H,H]`:
  * the user texts the OTP number (by default the right code from the challenge's phone). Prints
- * the reply the user got; `--json` prints the challenge after the text was handled.
+ * the reply the user got; `--json` prints the challenge after the text was handled, and with
+ * `--outcome` `{ challenge, outcome, reply, explanation }`, so a script can tell a wrong code from
+ * an ignored text or a locked challenge.
  */
 export async function otpText(id: string, options: OtpTextOptions, out: Output): Promise<OtpTextResult> {
   const chosen = (["code", "wrong", "text"] as const).filter(
@@ -68,7 +79,15 @@ export async function otpText(id: string, options: OtpTextOptions, out: Output):
       .filter(Boolean),
   };
   const result = await connect(options, "otp").otp.text(id, input);
-  out.result(result.challenge, () => textResultLines(out.color, result));
+  if (options.outcome) {
+    const outcome: OtpTextOutcome = {
+      challenge: result.challenge,
+      outcome: result.outcome,
+      reply: result.reply?.text ?? null,
+      explanation: result.explanation,
+    };
+    out.result(outcome, () => textResultLines(out.color, result));
+  } else out.result(result.challenge, () => textResultLines(out.color, result));
   return result;
 }
 

@@ -41,6 +41,10 @@ export function registerOtpCommands(program: Command): void {
       "--members <phones>",
       "send it in a group chat with these other members (comma-separated; group texts are ignored)",
     )
+    .option(
+      "--outcome",
+      "with --json, print { challenge, outcome, reply, explanation }: what the text did (verified, wrong_code, ignored, locked…) and the reply's words, not only the challenge",
+    )
     .action(action(commands, "otpText"));
   otp
     .command("thread <phone>")
