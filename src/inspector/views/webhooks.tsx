@@ -4,6 +4,7 @@ import { chaosHeaderOf } from "../../client/chaos.js";
 import type { MsgctlClient } from "../../client/client.js";
 import { dateTimeOf } from "../format.js";
 import { hrefOf } from "../route.js";
+import { HandlerCheck } from "./handler-check.js";
 import { refresh, sandboxNow, useInspector, useLive } from "../state.js";
 import { Ladder, type RetryLadderRead, useRetryLadder } from "./retry-ladder.js";
 
@@ -38,6 +39,7 @@ export function WebhooksView({ deliveryId }: { deliveryId: string | null }) {
             />
           ))}
         </ul>
+        <HandlerCheck client={client} url={webhooks.data?.data.find((hook) => hook.id === webhookId)?.url ?? ""} />
       </section>
       <section class="deliveries" aria-label="Deliveries">
         <h2>Deliveries{webhookId && " of the selected endpoint"}</h2>
