@@ -72,6 +72,23 @@ describe("msgctl webhooks check over the real CLI", () => {
     expect(result.stderr).toBe(`error The handler at ${url} failed 2 of 12 probes (see above)\n`);
   });
 
+  it("an answer after 10 s fails its probe: a cold start of 11 s on the first request", async () => {
+    // The default acknowledgement window, in real time (spec section 6, delivery rule 1).
+    const url = await nodeHandler({ coldStartMs: 11_000 });
+    const report = JSON.parse((await s.cli("webhooks", "check", "--url", url, "--secret", SECRET, "--json")).stdout);
+    expect(report.probes.filter((p: { verdict: string }) => p.verdict === "fail")).toEqual([
+      {
+        probe: "valid_event",
+        status: null,
+        ms: expect.any(Number),
+        verdict: "fail",
+        why: "no answer within 10 s: a handler must answer within 10 s (answer first, do slow work afterwards)",
+      },
+    ]);
+    expect(report.probes[0].ms).toBeGreaterThanOrEqual(10_000);
+    expect(report.probes[0].ms).toBeLessThan(11_000);
+  });
+
   it("--json when a probe failed: one object, the report with error check_failed, exit 1", async () => {
     const url = await nodeHandler({ duplicates: "refused" });
     const result = await s.cli("webhooks", "check", "--url", url, "--secret", SECRET, "--json");

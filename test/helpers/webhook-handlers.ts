@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingHttpHeaders } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
@@ -25,6 +25,8 @@ export interface HandlerFlaws {
   unknownFields?: "ignored" | "refused";
   /** Real ms spent on an accepted event before answering (work done before the answer). */
   slowMs?: number;
+  /** Real ms the very first request waits before anything is done (a cold start). */
+  coldStartMs?: number;
   /** The status of a refusal (default 400). */
   refusal?: number;
 }
@@ -92,42 +94,48 @@ export async function startHandler(secret: string, flaws: HandlerFlaws = {}): Pr
   const seen = new Set<string>();
   const states = new Map<string, number>();
   const handler: TestHandler = { url: "", requests: [], handled: [], close: async () => {} };
+  let arrived = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
+    const first = ++arrived === 1;
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const raw = Buffer.concat(chunks);
-      handler.requests.push({ headers: req.headers, body: raw.toString("utf8") });
-      const answer = (status: number) => res.writeHead(status).end();
-      if (req.url !== "/webhooks") return answer(404);
-      const header = req.headers["x-service-signature"];
-      if (!signed(raw, typeof header === "string" ? header : undefined, secret, flaws.signature)) {
-        return answer(flaws.refusal ?? 400);
-      }
-      const event = JSON.parse(raw.toString("utf8")) as Record<string, unknown>;
-      const id = String(req.headers["x-msgctl-event-id"]);
-      if (seen.has(id)) {
-        if (flaws.duplicates === "refused") return answer(409);
-        if (flaws.duplicates === "crash") return answer(500);
-        return answer(200);
-      }
-      if (flaws.unknownFields === "refused" && Object.keys(event).some((key) => !KNOWN_FIELDS.has(key))) {
-        return answer(400);
-      }
-      const rank = RANK[String(event.type)];
-      const messageId = String(event.message_id);
-      if (rank !== undefined) {
-        const before = states.get(messageId) ?? 0;
-        if (flaws.order === "read-needs-delivered" && rank === 3 && before < 2) return answer(500);
-        if (flaws.order === "no-going-back" && rank < before) return answer(500);
-        states.set(messageId, Math.max(before, rank));
-      }
-      seen.add(id);
-      handler.handled.push(id);
-      if (flaws.slowMs) setTimeout(() => answer(200), flaws.slowMs);
-      else answer(200);
+      if (first && flaws.coldStartMs !== undefined) {
+        setTimeout(() => handle(req, res, Buffer.concat(chunks)), flaws.coldStartMs);
+      } else handle(req, res, Buffer.concat(chunks));
     });
   });
+  const handle = (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
+    handler.requests.push({ headers: req.headers, body: raw.toString("utf8") });
+    const answer = (status: number) => res.writeHead(status).end();
+    if (req.url !== "/webhooks") return answer(404);
+    const header = req.headers["x-service-signature"];
+    if (!signed(raw, typeof header === "string" ? header : undefined, secret, flaws.signature)) {
+      return answer(flaws.refusal ?? 400);
+    }
+    const event = JSON.parse(raw.toString("utf8")) as Record<string, unknown>;
+    const id = String(req.headers["x-msgctl-event-id"]);
+    if (seen.has(id)) {
+      if (flaws.duplicates === "refused") return answer(409);
+      if (flaws.duplicates === "crash") return answer(500);
+      return answer(200);
+    }
+    if (flaws.unknownFields === "refused" && Object.keys(event).some((key) => !KNOWN_FIELDS.has(key))) {
+      return answer(400);
+    }
+    const rank = RANK[String(event.type)];
+    const messageId = String(event.message_id);
+    if (rank !== undefined) {
+      const before = states.get(messageId) ?? 0;
+      if (flaws.order === "read-needs-delivered" && rank === 3 && before < 2) return answer(500);
+      if (flaws.order === "no-going-back" && rank < before) return answer(500);
+      states.set(messageId, Math.max(before, rank));
+    }
+    seen.add(id);
+    handler.handled.push(id);
+    if (flaws.slowMs) setTimeout(() => answer(200), flaws.slowMs);
+    else answer(200);
+  };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   handler.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
   handler.close = () => {
