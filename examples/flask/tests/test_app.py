@@ -4,7 +4,7 @@ import subprocess
 import urllib.request
 from pathlib import Path
 
-from conftest import msgctl_command
+from conftest import SECRET, msgctl_command
 
 EXAMPLE = Path(__file__).resolve().parents[1]
 
@@ -58,3 +58,15 @@ def test_the_scenario_file_passes(sandbox, app_url, tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed, 0 failed" in run.stdout
     assert 'tests="1" failures="0" errors="0"' in junit.read_text()
+
+
+def test_the_webhook_handler_passes_msgctl_webhooks_check(sandbox, app_url):
+    """Signatures, replays, repeats, order, new fields: the handler answers each probe as it should."""
+    url, _ = app_url
+    check = subprocess.run(
+        [*msgctl_command(), "webhooks", "check", "--url", f"{url}/hooks", "--secret", SECRET, "--json",
+         "--base-url", sandbox.base_url, "--api-key", sandbox.api_key],
+        capture_output=True, text=True, timeout=180,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert json.loads(check.stdout)["passed"] is True

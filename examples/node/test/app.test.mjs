@@ -96,3 +96,9 @@ test("the scenario file passes", async () => {
   assert.match(run.stdout, /^1 passed, 0 failed/m);
   assert.match(readFileSync(junit, "utf8"), /tests="1" failures="0" errors="0"/);
 });
+
+test("the webhook handler passes msgctl's check: signatures, replays, repeats, order, new fields", async () => {
+  const report = await sandbox.checkWebhookHandler({ url: `${appUrl}/hooks`, secret: SECRET });
+  const failed = report.probes.filter((probe) => probe.verdict === "fail");
+  assert.deepEqual(failed, [], failed.map((probe) => `${probe.probe}: ${probe.why}`).join("\n"));
+});
