@@ -10,6 +10,8 @@ export interface Output {
   readonly interactive: boolean;
   /** A line on stdout. */
   line(text?: string): void;
+  /** Text on stdout exactly as given, no newline added (raw bodies, to be saved byte for byte). */
+  write(text: string): void;
   /** A line on stderr (notes, warnings, errors). */
   note(text: string): void;
   /** Prints a result: as JSON with --json, else through `human`. */
@@ -50,6 +52,7 @@ export function createOutput(options: {
     color,
     interactive: options.interactive ?? false,
     line: (text = "") => options.stdout(`${text}\n`),
+    write: (text) => options.stdout(text),
     note: (text) => options.stderr(`${text}\n`),
     result(data, human) {
       if (options.json) {

@@ -61,6 +61,14 @@ export function webhooksClient(http: HttpClient) {
     /** GET /sandbox/v1/deliveries/:id. */
     delivery: async (id: string) =>
       (await http.request<Delivery>("messaging", "GET", `/sandbox/v1/deliveries/${encodeURIComponent(id)}`)).data,
+    /**
+     * GET /sandbox/v1/deliveries/:id/body: the body every attempt POSTs, byte for byte, as text
+     * (what a signature covers; save it for `webhooks verify --body-file`).
+     */
+    deliveryBody: async (id: string) =>
+      (
+        await http.ensureOk(await http.raw("messaging", "GET", `/sandbox/v1/deliveries/${encodeURIComponent(id)}/body`))
+      ).text(),
     /** POST /sandbox/v1/deliveries/:id/resend: one more attempt now, outside the retry ladder. */
     resend: async (id: string) =>
       (await http.request<Delivery>("messaging", "POST", `/sandbox/v1/deliveries/${encodeURIComponent(id)}/resend`))

@@ -24,8 +24,11 @@ const BODY_VARIANTS: [string, (body: string) => string | undefined][] = [
     "a trailing newline was added (saving to a file, echo)",
     (body) => (/\r?\n$/.test(body) ? body.replace(/\r?\n$/, "") : undefined),
   ],
-  ["it was parsed and re-serialised (JSON.stringify)", (body) => reserialise(body, 0)],
-  ["it was parsed and pretty-printed", (body) => reserialise(body, 2)],
+  [
+    "it was parsed and written out again with other spacing (what a JSON body parser and encoder do)",
+    (body) => reserialise(body, 0),
+  ],
+  ["it was parsed and written out again with indentation", (body) => reserialise(body, 2)],
   ["surrounding whitespace was changed", (body) => (body.trim() !== body ? body.trim() : undefined)],
 ];
 

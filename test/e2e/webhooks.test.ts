@@ -188,6 +188,8 @@ describe("msgctl webhooks, end to end (README.md)", () => {
     const wrong = await verify("--secret", "whsec_not_the_right_one_0000", "--body-file", raw);
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toContain("wrong secret");
+    // The explanation is said once, on stdout: nothing is repeated as an error on stderr.
+    expect(wrong.stderr).toBe("");
     const reserialised = await verify("--secret", hook.secret, "--body-file", pretty, "--json");
     expect(reserialised.code).toBe(1);
     // One JSON object: the error, with the diagnosis in it.
@@ -220,6 +222,46 @@ describe("msgctl webhooks, end to end (README.md)", () => {
       raw,
     ]);
     expect(fullLine.code).toBe(0);
+  });
+
+  it("deliveries get ID --body prints the delivered body byte for byte, which verify takes as it is", async () => {
+    const hook = JSON.parse((await cli("webhooks", "create", "--url", receiver.url, "--json")).stdout);
+    emitTestEvent(t.sandbox.ctx, "message.sent", { text: "save me: é ✓" });
+    await t.advance(0);
+    const [request] = receiver.requests;
+    const [delivery] = JSON.parse((await cli("webhooks", "deliveries", "--json")).stdout);
+
+    const body = await cli("webhooks", "deliveries", "get", delivery.id, "--body");
+    expect(body.code, body.stderr).toBe(0);
+    expect(body.stdout).toBe(request?.body);
+
+    const shown = await cli("webhooks", "deliveries", "get", delivery.id);
+    expect(shown.stdout).toContain(String(request?.headers["x-service-signature"]));
+    expect(shown.stdout).toContain(`msgctl webhooks deliveries get ${delivery.id} --body > body.json`);
+    expect(JSON.parse((await cli("webhooks", "deliveries", "get", delivery.id, "--json")).stdout)).toMatchObject({
+      id: delivery.id,
+      attempts: [{ n: 1, signature: request?.headers["x-service-signature"] }],
+    });
+
+    const saved = join(dir, "saved-body.json");
+    writeFileSync(saved, body.stdout);
+    const signature = String(request?.headers["x-service-signature"]);
+    const verified = await runCli([
+      "webhooks",
+      "verify",
+      "--secret",
+      hook.secret,
+      "--header",
+      signature,
+      "--body-file",
+      saved,
+    ]);
+    expect(verified.code, verified.stdout).toBe(0);
+
+    const unknown = await cli("webhooks", "deliveries", "get", "00000000-0000-4000-8000-000000000000", "--body");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toBe("");
+    expect(unknown.stderr).toContain("not_found");
   });
 
   it("usage errors exit 2; API errors exit 1 with code and request id", async () => {

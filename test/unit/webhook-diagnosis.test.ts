@@ -30,6 +30,8 @@ describe("explaining a signature (msgctl webhooks verify)", () => {
     const d = diagnoseSignature(body, HEADER, SECRET, { now: NOW });
     expect(d.cause).toBe("reserialised_body");
     expect(d.explanation.join(" ")).toContain("raw request bytes");
+    // Said to users of every language: no JavaScript function names.
+    expect(d.explanation.join(" ")).not.toMatch(/JSON\.stringify|JSON\.parse/);
   });
 
   it("a stale timestamp, saying whether the rest is right", () => {

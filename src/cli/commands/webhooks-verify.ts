@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { diagnoseSignature, type SignatureDiagnosis } from "../../lib/webhook-diagnosis.js";
 import { SIGNATURE_HEADER } from "../../lib/webhook-signature.js";
 import type { Output } from "../output.js";
+import { QuietExit } from "../quiet-exit.js";
 import { UsageError } from "../usage-error.js";
 
-/** Thrown when the signature does not verify: exit 1 after the explanation. */
+/** Thrown under --json when the signature does not verify: exit 1, the diagnosis in the error object. */
 export class SignatureMismatch extends Error {
   override readonly name = "SignatureMismatch";
   constructor(
@@ -64,6 +65,7 @@ export function webhooksVerify(options: VerifyCommandOptions, out: Output): Sign
       : out.color.red(`✘ Does not verify (${diagnosis.cause.replaceAll("_", " ")})`),
     ...diagnosis.explanation,
   ]);
-  if (!diagnosis.result.ok) throw new SignatureMismatch(message);
+  // The report above is the explanation: exit 1 without saying it again on stderr.
+  if (!diagnosis.result.ok) throw new QuietExit(1);
   return diagnosis;
 }

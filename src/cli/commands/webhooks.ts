@@ -225,6 +225,41 @@ export async function webhooksDeliveries(
   return deliveries;
 }
 
+/**
+ * `msgctl webhooks deliveries get ID [--body]`: one delivery with its attempts and the signature
+ * each carried; with `--body`, the body its attempts POST, byte for byte and nothing else (no
+ * newline added), to save for `webhooks verify --body-file`.
+ */
+export async function webhooksDeliveryGet(
+  id: string,
+  options: ConnectionFlags & { body?: boolean },
+  out: Output,
+): Promise<Delivery | string> {
+  const webhooks = connect(options).webhooks;
+  if (options.body) {
+    const body = await webhooks.deliveryBody(id);
+    out.write(body);
+    return body;
+  }
+  const delivery = await webhooks.delivery(id);
+  out.result(delivery, (d) => [
+    ...details(out.color, [
+      ["id", d.id],
+      ["event", `${d.event_type} (event ${d.event_id})`],
+      ["webhook", d.webhook_id],
+      ["status", colorStatus(out.color, d.status)],
+      ["created", d.created_at],
+      ...(d.next_attempt_at ? [["next attempt", d.next_attempt_at] as [string, string]] : []),
+    ]),
+    ...d.attempts.map(
+      (a) =>
+        `  attempt ${a.n}${a.resend ? " (resend)" : ""}: ${a.at}  ${attemptOutcome(a) || "-"} in ${a.duration_ms} ms${a.signature ? `  ${out.color.dim(a.signature)}` : ""}`,
+    ),
+    out.color.dim(`Body, byte for byte: msgctl webhooks deliveries get ${d.id} --body > body.json`),
+  ]);
+  return delivery;
+}
+
 /** `msgctl webhooks resend ID`: one more attempt of that delivery's event now, signed afresh. */
 export async function webhooksResend(id: string, options: ConnectionFlags, out: Output): Promise<Delivery> {
   const delivery = await connect(options).webhooks.resend(id);

@@ -53,9 +53,9 @@ export function registerWebhookCommands(program: Command): void {
     .description("delete an endpoint; its pending deliveries are abandoned")
     .action(action(commands, "webhooksDelete"));
 
-  webhooks
+  const deliveries = webhooks
     .command("deliveries")
-    .description("deliveries and their attempts, newest first")
+    .description("deliveries and their attempts, newest first; `deliveries get ID` shows one")
     .option("--webhook <id>", "only this endpoint's")
     // Not `.choices()`: the sandbox judges the status, and a wrong one is its 400 (exit 1), as scripts expect.
     .addOption(
@@ -69,6 +69,11 @@ export function registerWebhookCommands(program: Command): void {
     .option("--before <time>", "only deliveries created before this time (the `More:` hint's value)")
     .option("--all", "every page (without it --json prints one page, and a note on stderr says when more exist)")
     .action(action(commands, "webhooksDeliveries"));
+  deliveries
+    .command("get <delivery-id>")
+    .description("one delivery, its attempts and the signature each carried")
+    .option("--body", "print only the body its attempts POST, byte for byte (for `webhooks verify --body-file`)")
+    .action(action(commands, "webhooksDeliveryGet"));
 
   webhooks
     .command("resend <delivery-id>")

@@ -178,9 +178,25 @@ export function listEventDeliveries(ctx: DomainContext, accountId: string, event
   return toDeliveryViews(ctx, listDeliveryRows(ctx.db, accountId, { eventId, limit: Number.MAX_SAFE_INTEGER }));
 }
 
-/** One of the account's deliveries; 404 for unknown, malformed or another account's ids. */
-export function getDelivery(ctx: DomainContext, accountId: string, id: string): DeliveryView {
+/** One of the account's delivery rows; 404 for unknown, malformed or another account's ids. */
+function deliveryRowOf(ctx: DomainContext, accountId: string, id: string): DeliveryRow {
   const row = isUuid(id) ? findDelivery(ctx.db, id) : undefined;
   if (!row || row.account_id !== accountId) throw notFound(`Delivery ${id}`);
-  return toDeliveryViews(ctx, [row])[0] as DeliveryView;
+  return row;
+}
+
+/** One of the account's deliveries; 404 for unknown, malformed or another account's ids. */
+export function getDelivery(ctx: DomainContext, accountId: string, id: string): DeliveryView {
+  return toDeliveryViews(ctx, [deliveryRowOf(ctx, accountId, id)])[0] as DeliveryView;
+}
+
+/**
+ * The body every attempt of a delivery POSTs, byte for byte: its event's payload as stored, the
+ * bytes its signature covers (what `webhooks verify --body-file` takes).
+ */
+export function getDeliveryBody(ctx: DomainContext, accountId: string, id: string): string {
+  const row = deliveryRowOf(ctx, accountId, id);
+  const event = findEvent(ctx.db, row.event_id);
+  if (!event) throw notFound(`The event of delivery ${id}`);
+  return event.payload;
 }

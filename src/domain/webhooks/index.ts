@@ -11,7 +11,14 @@ import { ATTEMPT_JOB } from "./new-delivery.js";
 export { releaseAllHeld } from "./chaos-deliveries.js";
 export { CHAOS_HEADER } from "./attempt.js";
 export { closeWebhookConnections, DeliveryConnections, deliveryAgentLoaded } from "./connections.js";
-export { attemptTargetOf, getDelivery, listDeliveries, listEventDeliveries, type DeliveryView } from "./deliveries.js";
+export {
+  attemptTargetOf,
+  getDelivery,
+  getDeliveryBody,
+  listDeliveries,
+  listEventDeliveries,
+  type DeliveryView,
+} from "./deliveries.js";
 export {
   createWebhook,
   deleteWebhook,

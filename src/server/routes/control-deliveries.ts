@@ -2,6 +2,7 @@ import type { EventStream } from "h3";
 import { delivery, listDeliveriesQuery, retryLadder, streamDeliveriesQuery } from "../../contract/webhooks.js";
 import {
   getDelivery,
+  getDeliveryBody,
   getRetryLadder,
   isAccountWebhook,
   listDeliveries,
@@ -71,6 +72,22 @@ export const controlDeliveryRoutes: Route[] = [
       responses: { 200: { description: "the delivery", schema: delivery } },
     },
     handler: ({ ctx, account, params }) => ok(getDelivery(ctx, account.id, params.id ?? "")),
+  },
+  {
+    method: "GET",
+    path: "/sandbox/v1/deliveries/:id/body",
+    doc: {
+      tag: TAG,
+      summary: "A delivery's raw body",
+      description:
+        "The body every attempt of the delivery POSTs, byte for byte (the event's payload as sent, no envelope): the bytes its X-service-Signature covers, to save and check a signature against.",
+      params: { id: "the delivery's id" },
+      responses: { 200: { description: "the body, exactly as delivered", raw: "application/json" } },
+    },
+    handler: ({ ctx, account, params, requestId }) =>
+      new Response(getDeliveryBody(ctx, account.id, params.id ?? ""), {
+        headers: { "content-type": "application/json", "x-request-id": requestId },
+      }),
   },
   {
     method: "POST",
