@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type StartedSandbox } from "../../src/runtime/start-sandbox.js";
 import { runCli } from "../helpers/cli.js";
+import { spawnCli } from "../helpers/cli-process.js";
 
 describe("msgctl send --wait --json when the wait fails (README.md and docs/sandbox.md)", () => {
   let sandbox: StartedSandbox;
@@ -37,5 +38,28 @@ describe("msgctl send --wait --json when the wait fails (README.md and docs/sand
     });
     const message = failure.last_seen;
     expect(await sandbox.client.messages.get(message.id)).toMatchObject({ id: message.id });
+  });
+});
+
+describe("msgctl send --wait on a manual clock says at once that the clock must be advanced", () => {
+  let sandbox: StartedSandbox;
+  let flags: string[];
+  beforeAll(async () => {
+    sandbox = await startSandbox(); // a manual clock with nothing due: the message stays queued
+    flags = ["--base-url", sandbox.baseUrl, "--api-key", sandbox.apiKey, "--state-dir", "/nonexistent"];
+  });
+  afterAll(() => sandbox?.stop());
+
+  it("tells people while it waits, not only at the timeout, and still returns once the clock moves it", async () => {
+    const args = ["send", "--to", "+14155550191", "--from", "+14155550101", "--text", "hi"];
+    const sending = spawnCli([...args, "--wait", "delivered", "--timeout", "60s", ...flags]);
+    // Said within the 15 s guard of stderrContains, long before the 60 s timeout.
+    await sending.stderrContains("The sandbox's clock is manual:");
+    expect(sending.child.exitCode).toBeNull();
+    expect(sending.stderr()).toMatch(
+      /stays queued until it is advanced \(`msgctl clock advance 1s` in another shell\); waiting up to 60s\./,
+    );
+    await sandbox.clock.advance("1s");
+    expect(await sending.exited).toBe(0);
   });
 });

@@ -12,10 +12,21 @@ import { DEFAULT_WAIT_TIMEOUT } from "../defaults.js";
 
 const POLL_MS = 100;
 
+/** True when the sandbox's clock is manual (false when it cannot be asked: the wait goes on as usual). */
+async function onManualClock(client: MsgctlClient): Promise<boolean> {
+  try {
+    return (await client.sandbox.clock()).mode === "manual";
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Polls a message until it reaches `target` (a spinner or progress lines for people). Resolves
  * with the message; throws WaitTimeout (exit 1) at the timeout, saying what was seen, or at once
- * when the status can no longer be reached. SIGINT/SIGTERM end it with 130/143.
+ * when the status can no longer be reached. SIGINT/SIGTERM end it with 130/143. On a manual clock
+ * a message moves only when something advances the clock, so people are told so at the first
+ * poll, not at the timeout (the wait goes on: another shell or a test may advance it).
  */
 export async function waitForStatus(
   client: MsgctlClient,
@@ -27,6 +38,7 @@ export async function waitForStatus(
 ): Promise<MessageResource> {
   const deadline = Date.now() + limitMs;
   const progress = startProgress(out, `Waiting for ${id} to be ${target}`);
+  let first = true;
   return interruptible(async () => {
     try {
       for (;;) {
@@ -41,6 +53,13 @@ export async function waitForStatus(
             `Message ${id} is ${message.status}${message.error ? ` (${message.error})` : ""}: it will not be ${target}`,
             message,
           );
+        }
+        if (first) {
+          first = false;
+          if (!out.json && (await onManualClock(client)))
+            progress.note(
+              `The sandbox's clock is manual: ${id} stays ${message.status} until it is advanced (\`msgctl clock advance 1s\` in another shell); waiting up to ${label}.`,
+            );
         }
         progress.update(`Waiting for ${id} to be ${target} (now ${message.status})`);
         if (Date.now() >= deadline) {
