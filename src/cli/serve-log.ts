@@ -26,6 +26,11 @@ export interface ServeLogOptions {
 export interface ServeLog {
   logger: Logger;
   close(): void;
+  /**
+   * From now on, records carry the sandbox clock's time: the time of a line for people (what
+   * `listen`, `tail` and `get` show too), and `sandbox_time` beside the wall clock's `time` in JSON.
+   */
+  followClock(now: () => number): void;
 }
 
 type Level = "error" | "warn" | "info" | "debug";
@@ -57,8 +62,8 @@ function plainFields(fields: Record<string, unknown> | undefined): Record<string
   return plain;
 }
 
-/** The time of a line for people: the wall clock's, to the millisecond. */
-const clockTime = () => new Date().toISOString().slice(11, 23);
+/** A time of day to the millisecond, as lines for people show it. */
+const timeOfDay = (ms: number) => new Date(ms).toISOString().slice(11, 23);
 
 /**
  * Where records go and what they look like: one JSON object per line (`--json`), or lines for
@@ -68,14 +73,25 @@ const clockTime = () => new Date().toISOString().slice(11, 23);
  */
 export function createServeLog(options: ServeLogOptions): ServeLog {
   const c = options.color;
-  const jsonLine = (level: Level, message: string, fields?: Record<string, unknown>) =>
-    `${JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...plainFields(fields) })}\n`;
+  // Until the sandbox's clock exists (the start), the wall clock's time is all there is.
+  let sandboxNow: (() => number) | undefined;
+  // A record about something that happened at a sandbox time of its own (an event, an attempt)
+  // gives it as `sandbox_time` (ms); others take the clock's now.
+  const sandboxTimeOf = (fields: Record<string, unknown> | undefined) =>
+    typeof fields?.sandbox_time === "number" ? fields.sandbox_time : sandboxNow?.();
+  const jsonLine = (level: Level, message: string, fields?: Record<string, unknown>) => {
+    const at = sandboxTimeOf(fields);
+    const { sandbox_time: _given, ...rest } = plainFields(fields);
+    const sandboxTime = at === undefined ? {} : { sandbox_time: new Date(at).toISOString() };
+    return `${JSON.stringify({ level, time: new Date().toISOString(), ...sandboxTime, msg: message, ...rest })}\n`;
+  };
   const humanLine = (level: Level, message: string, fields?: Record<string, unknown>) => {
-    const extra = Object.entries(plainFields(fields))
+    const { sandbox_time: _given, ...rest } = plainFields(fields);
+    const extra = Object.entries(rest)
       .map(([k, v]) => ` ${c.dim(`${k}=`)}${typeof v === "string" ? v : JSON.stringify(v)}`)
       .join("");
     const tag = level === "error" ? `${c.red("error")} ` : level === "warn" ? `${c.yellow("warn")} ` : "";
-    return `${c.dim(clockTime())} ${tag}${message}${extra}\n`;
+    return `${c.dim(timeOfDay(sandboxTimeOf(fields) ?? Date.now()))} ${tag}${message}${extra}\n`;
   };
   const format = options.json ? jsonLine : humanLine;
   const dropped = (count: number) => format("warn", "log records dropped", { dropped: count });
@@ -100,5 +116,6 @@ export function createServeLog(options: ServeLogOptions): ServeLog {
   return {
     logger: { error: at("error"), warn: at("warn"), info: at("info"), debug: at("debug") },
     close: () => sinks.out.close(),
+    followClock: (now) => void (sandboxNow = now),
   };
 }

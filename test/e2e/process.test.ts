@@ -105,6 +105,7 @@ describe("logs never stall the sandbox (8.2)", () => {
     expect(note).toEqual({
       level: "warn",
       time: expect.any(String),
+      sandbox_time: expect.any(String),
       msg: "log records dropped",
       dropped: expect.any(Number),
     });

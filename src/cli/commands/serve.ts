@@ -70,7 +70,13 @@ function assertPortOrUsage(name: string, port: number) {
   }
 }
 
-function banner(sandbox: Sandbox, out: Output, mode: ClockMode, stateFile: string | undefined): string[] {
+function banner(
+  sandbox: Sandbox,
+  out: Output,
+  mode: ClockMode,
+  stateFile: string | undefined,
+  logsBelow: boolean,
+): string[] {
   const c = out.color;
   const lines = [
     "",
@@ -100,6 +106,9 @@ function banner(sandbox: Sandbox, out: Output, mode: ClockMode, stateFile: strin
     );
   }
   if (stateFile) lines.push("", `  ${c.dim(`Other msgctl commands in this directory use ${stateFile}.`)}`);
+  // The times of the log lines below are not the wall clock's once a clock was advanced: say whose.
+  if (logsBelow)
+    lines.push(`  ${c.dim(`Log times below are the sandbox clock's (${mode}), as listen, tail and get show them.`)}`);
   lines.push(`  ${c.dim("Ctrl-C to stop.")}`, "");
   return lines;
 }
@@ -109,6 +118,7 @@ function logActivity(sandbox: Sandbox, logger: Logger): () => void {
   const offEvents = sandbox.bus.on("event", (event) => {
     const payload = event.payload as Record<string, unknown>;
     logger.info(event.type, {
+      sandbox_time: event.createdAt,
       event_id: event.id,
       ...(payload.message_id ? { message_id: payload.message_id } : {}),
       ...(payload.conversation_id ? { conversation_id: payload.conversation_id } : {}),
@@ -117,6 +127,7 @@ function logActivity(sandbox: Sandbox, logger: Logger): () => void {
   const offDeliveries = sandbox.bus.on("delivery", ({ delivery }) => {
     const attempt = delivery.attempts.at(-1);
     logger.debug?.("webhook attempt", {
+      ...(attempt ? { sandbox_time: Date.parse(attempt.at) } : {}),
       delivery_id: delivery.id,
       webhook_id: delivery.webhook_id,
       event_type: delivery.event_type,
@@ -250,7 +261,7 @@ async function serveUntilStopped(options: ServeOptions, out: Output, stop: StopR
       })),
     });
   } else {
-    for (const line of banner(sandbox, out, mode, stateFile)) out.line(line);
+    for (const line of banner(sandbox, out, mode, stateFile, log !== undefined && !options.logFile)) out.line(line);
   }
 
   // On stderr whatever the flags (it is about who can reach the sandbox), and as a log record under --json.
@@ -261,6 +272,8 @@ async function serveUntilStopped(options: ServeOptions, out: Output, stop: StopR
   }
   const chaos = sandbox.chaos();
   if (out.json && chaos.enabled) log?.logger.info("chaos on", { seed: chaos.seed, profile: chaos.profile });
+  // Times in the log are the sandbox clock's from here on, like those of listen, tail and get.
+  log?.followClock(() => sandbox.ctx.clock.now());
   const stopLogging = log ? logActivity(sandbox, log.logger) : () => {};
 
   // --- Run until asked to stop, then stop ---
