@@ -1,7 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { listenSecretPath } from "../../src/cli/listen-secret.js";
 import { verifyWebhook } from "../../src/index.js";
 import { runCli } from "../helpers/cli.js";
 import { spawnCli } from "../helpers/cli-process.js";
@@ -161,6 +162,45 @@ describe("msgctl webhooks, end to end (README.md)", () => {
     expect(listen.lines.some((l) => l.includes("message.read"))).toBe(false);
     expect(await listen.stop("SIGTERM")).toBe(0);
     expect(listen.lines.at(-1)).toMatch(/^Deleted webhook /);
+  });
+
+  it("listen keeps one secret per state directory from run to run, and --secret sets it", async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), "msgctl-listen-state-"));
+    const secretOf = async (extra: string[]) => {
+      const listen = spawnCli(["webhooks", "listen", "--forward-to", receiver.url, ...extra, ...flags], { cwd: dir });
+      const line = await listen.line((l) => l.startsWith("Webhook signing secret:"));
+      await listen.line((l) => l.startsWith("Ctrl-C to stop"));
+      expect(await listen.stop("SIGINT")).toBe(0);
+      return { secret: /whsec_\w+|\S{16,}(?= \(endpoint)/.exec(line)?.[0], lines: listen.lines };
+    };
+    const first = await secretOf(["--state-dir", stateDir]);
+    const second = await secretOf(["--state-dir", stateDir]);
+    expect(first.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+    expect(second.secret).toBe(first.secret);
+    expect(readFileSync(listenSecretPath(stateDir), "utf8").trim()).toBe(first.secret);
+    expect(second.lines).toContain(
+      `The same secret on every listen run here: it is kept in ${listenSecretPath(stateDir)}.`,
+    );
+    // Another state directory, another secret; --secret is used as given.
+    const elsewhere = await secretOf(["--state-dir", mkdtempSync(join(tmpdir(), "msgctl-listen-state-"))]);
+    expect(elsewhere.secret).not.toBe(first.secret);
+    const given = await secretOf(["--state-dir", stateDir, "--secret", "whsec_chosen_by_the_app_0001"]);
+    expect(given.secret).toBe("whsec_chosen_by_the_app_0001");
+    expect(readFileSync(listenSecretPath(stateDir), "utf8").trim()).toBe(first.secret);
+  });
+
+  it("listen rows name the message and keep their columns when no answer came", async () => {
+    const listen = spawnCli(["webhooks", "listen", "--forward-to", "http://127.0.0.1:9/hook", ...flags], { cwd: dir });
+    await listen.line((line) => line.startsWith("Ctrl-C to stop"));
+    const event = emitTestEvent(t.sandbox.ctx, "message.sent");
+    const messageId = (event.payload as { message_id: string }).message_id;
+    const line = await listen.line((l) => l.includes(event.id));
+    expect(line).toMatch(
+      new RegExp(
+        `^✘ \\d\\d:\\d\\d:\\d\\d\\.\\d{3}  message\\.sent {8}  ERR  [ \\d]{5} ms  attempt 1  pending next attempt \\S+  message ${messageId}  event ${event.id}  \\S`,
+      ),
+    );
+    expect(await listen.stop("SIGINT")).toBe(0);
   });
 
   it("listen refuses a URL the sandbox refuses, creating nothing (exit 1)", async () => {

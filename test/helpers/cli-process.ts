@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { tmpdir } from "node:os";
 import { createInterface } from "node:readline";
 import { BIN } from "./cli.js";
 
@@ -19,9 +20,14 @@ export interface CliProcess {
 // A guard against a hung child, not a wait: the awaited lines arrive as soon as the work is done.
 const GUARD_MS = 15_000;
 
-/** Spawns `msgctl ARGS` (no colour, no MSGCTL_* from the test process) without waiting for it. */
-export function spawnCli(args: string[]): CliProcess {
+/**
+ * Spawns `msgctl ARGS` (no colour, no MSGCTL_* from the test process) without waiting for it, in
+ * `cwd` (by default the run's temporary folder, so that nothing it keeps in its state directory,
+ * such as listen's secret, lands in the checkout).
+ */
+export function spawnCli(args: string[], options: { cwd?: string } = {}): CliProcess {
   const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? tmpdir(),
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: "1" },
   });
   const lines: string[] = [];

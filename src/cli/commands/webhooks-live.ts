@@ -1,11 +1,12 @@
 import { chaosHeaderOf } from "../../client/chaos.js";
 import { ConnectionError } from "../../client/http.js";
 import type { Delivery, EventType, EventView } from "../../contract/index.js";
-import { connect, type ConnectionFlags } from "../connection.js";
+import { connect, stateDirOf, type ConnectionFlags } from "../connection.js";
 import { readEventStream } from "../event-stream.js";
 import { stopOnBrokenPipe } from "../exit.js";
+import { listenSecret } from "../listen-secret.js";
 import type { Output } from "../output.js";
-import { attemptOutcome, colorStatus, parseEventList } from "./webhooks.js";
+import { colorStatus, parseEventList } from "./webhooks.js";
 
 /** Options every long-running command takes: it stops when `signal` aborts (Ctrl-C in the CLI). */
 export interface LiveOptions {
@@ -72,33 +73,64 @@ export async function webhooksTail(
   if (ended) throw new ConnectionError(client.http.url("messaging"), new Error("the event stream closed"));
 }
 
+/** What a row of `listen` names besides the event: the message (or conversation) it concerns. */
+function subjectOf(event: EventView | undefined): string {
+  const payload = (event?.payload ?? {}) as { message_id?: string; conversation_id?: string };
+  if (payload.message_id) return `message ${payload.message_id}`;
+  if (payload.conversation_id) return `conversation ${payload.conversation_id}`;
+  return "";
+}
+
 /**
- * `msgctl webhooks listen --forward-to URL [--events a,b]`: creates an endpoint for URL, prints
- * its secret, prints every delivery attempt to it (status code, latency) as it happens, and
- * deletes the endpoint on Ctrl-C (SIGINT/SIGTERM), a closed output pipe, or when `signal` aborts.
+ * `msgctl webhooks listen --forward-to URL [--events a,b] [--secret S]`: creates an endpoint for
+ * URL signed with the state directory's listen secret (kept from run to run) or `--secret`, prints
+ * it, prints every delivery attempt to it (status code, latency, the message it concerns) as it
+ * happens, and deletes the endpoint on Ctrl-C (SIGINT/SIGTERM), a closed output pipe, or when
+ * `signal` aborts.
  */
 export async function webhooksListen(
-  options: ConnectionFlags & LiveOptions & { forwardTo: string; events?: string },
+  options: ConnectionFlags & LiveOptions & { forwardTo: string; events?: string; secret?: string },
   out: Output,
 ): Promise<void> {
   const client = connect(options);
+  const signing = options.secret ? { secret: options.secret, keptIn: undefined } : listenSecret(stateDirOf(options));
   const { controller, stopped } = untilStopped(options.signal);
   // The stream is opened first so the endpoint's very first attempt is not missed.
   const response = await client.webhooks.attempts({ signal: controller.signal });
   let webhookId: string | undefined;
   const early: Delivery[] = [];
-  const show = (delivery: Delivery) => {
+  // Each event is read once for the message it concerns; rows are printed in the order they came.
+  const events = new Map<string, Promise<EventView | undefined>>();
+  const eventOf = (id: string) => {
+    let found = events.get(id);
+    if (!found) {
+      found = client.sandbox.event(id).catch(() => undefined);
+      events.set(id, found);
+    }
+    return found;
+  };
+  let printed: Promise<void> = Promise.resolve();
+  const row = (delivery: Delivery, event: EventView | undefined) => {
     const attempt = delivery.attempts.at(-1);
-    if (out.json) return out.jsonLine({ event: "attempt", delivery });
     const ok = delivery.status === "succeeded";
     const mark = ok ? out.color.green("✔") : out.color.red("✘");
     const next = delivery.next_attempt_at ? out.color.dim(` next attempt ${delivery.next_attempt_at}`) : "";
     const chaos = attempt && chaosHeaderOf(delivery, attempt);
-    out.line(
-      `${mark} ${out.color.dim(clockTime(attempt?.at ?? delivery.created_at))}  ${delivery.event_type.padEnd(20)}  ${attemptOutcome(attempt).padEnd(3)}  ${String(attempt?.duration_ms ?? 0).padStart(5)} ms  ` +
-        `${out.color.dim(`attempt ${attempt?.n ?? 0}`)}  ${colorStatus(out.color, delivery.status)}${next}  ${out.color.dim(delivery.event_id)}` +
-        (chaos ? `  ${out.color.yellow(`chaos: ${chaos}`)}` : ""),
+    // The outcome column is the status code, or ERR when no answer came (the error ends the row).
+    const code = attempt?.status_code != null ? String(attempt.status_code) : attempt ? "ERR" : "";
+    const subject = subjectOf(event);
+    return (
+      `${mark} ${out.color.dim(clockTime(attempt?.at ?? delivery.created_at))}  ${delivery.event_type.padEnd(20)}  ${code.padEnd(3)}  ${String(attempt?.duration_ms ?? 0).padStart(5)} ms  ` +
+      `${out.color.dim(`attempt ${attempt?.n ?? 0}`)}  ${colorStatus(out.color, delivery.status)}${next}` +
+      `${subject ? `  ${subject}` : ""}  ${out.color.dim(`event ${delivery.event_id}`)}` +
+      (attempt?.status_code == null && attempt?.error ? `  ${out.color.red(attempt.error)}` : "") +
+      (chaos ? `  ${out.color.yellow(`chaos: ${chaos}`)}` : "")
     );
+  };
+  const show = (delivery: Delivery) => {
+    if (out.json) return out.jsonLine({ event: "attempt", delivery });
+    const event = eventOf(delivery.event_id);
+    printed = printed.then(async () => out.line(row(delivery, await event)));
   };
   const draining = drain<Delivery>(response, controller.signal, (delivery) => {
     if (webhookId === undefined) early.push(delivery);
@@ -109,6 +141,7 @@ export async function webhooksListen(
     const { webhook } = await client.webhooks.create({
       url: options.forwardTo,
       events: parseEventList(options.events),
+      secret: signing.secret,
     });
     webhookId = webhook.id;
     if (out.json) out.jsonLine({ event: "ready", webhook });
@@ -119,6 +152,12 @@ export async function webhooksListen(
       out.line(
         `Webhook signing secret: ${out.color.bold(webhook.secret)} ${out.color.dim(`(endpoint ${webhook.id})`)}`,
       );
+      if (signing.keptIn)
+        out.line(out.color.dim(`The same secret on every listen run here: it is kept in ${signing.keptIn}.`));
+      if ("problem" in signing && signing.problem)
+        out.note(
+          out.color.yellow(`The secret could not be kept (${signing.problem}): the next run will have another.`),
+        );
       out.line(out.color.dim("Ctrl-C to stop and delete the endpoint."));
     }
     for (const delivery of early.splice(0)) if (delivery.webhook_id === webhookId) show(delivery);
@@ -127,6 +166,7 @@ export async function webhooksListen(
   } finally {
     controller.abort();
     await draining.catch(() => {});
+    await printed;
     if (webhookId !== undefined) await removeEndpoint(client, webhookId, out);
   }
 }

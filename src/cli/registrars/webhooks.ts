@@ -91,6 +91,10 @@ export function registerWebhookCommands(program: Command): void {
     .description("create an endpoint for URL, print each delivery to it live, delete it on exit")
     .requiredOption("--forward-to <url>", "where deliveries go, e.g. http://localhost:3000/webhooks")
     .addOption(eventsOption("only these event names (comma-separated)"))
+    .option(
+      "--secret <secret>",
+      "sign with this secret (16-200 characters); by default the state directory's, the same on every run",
+    )
     .action(action(live, "webhooksListen"));
 
   webhooks
