@@ -34,6 +34,8 @@ const REQUIRED: Record<string, string> = {
   "POST /sandbox/v1/simulate/rename": 'body: required, e.g. { "conversation_id": "…", "title": "Weekend plans" }',
   "PUT /sandbox/v1/chaos": 'body: required, e.g. { "seed": 42, "profile": "mild" }',
   "POST /sandbox/v1/snapshots": 'body: required, e.g. { "name": "checkout-ready" }',
+  "POST /sandbox/v1/webhooks/check":
+    'body: required, e.g. { "url": "http://127.0.0.1:3000/webhooks", "secret": "whsec_…" }',
   "POST /sandbox/v1/simulate/participants":
     'body: required, e.g. { "conversation_id": "…", "action": "add", "handle": "+14155550150", "from": "+14155550191" }',
 };

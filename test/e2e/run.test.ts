@@ -332,6 +332,8 @@ describe("msgctl run on a real clock, with --serve, --schema", { timeout: 120_00
       "wait",
       "http",
       "expect",
+      "chaos",
+      "check",
     ]);
   });
 });

@@ -8,7 +8,7 @@ export const controlWebhookCheckRoutes: Route[] = [
   {
     method: "POST",
     path: "/sandbox/v1/webhooks/check",
-    requiresBody: { example: '{"url":"http://127.0.0.1:3000/webhooks","secret":"whsec_…"}' },
+    requiresBody: { example: '{ "url": "http://127.0.0.1:3000/webhooks", "secret": "whsec_…" }' },
     doc: {
       tag: "Sandbox: webhook deliveries",
       summary: "Check a webhook handler",
