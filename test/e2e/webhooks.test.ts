@@ -203,6 +203,17 @@ describe("msgctl webhooks, end to end (README.md)", () => {
     expect(await listen.stop("SIGINT")).toBe(0);
   });
 
+  it("a listen row whose attempt got a 4xx ends with the first line of the receiver's answer", async () => {
+    receiver.reply(() => ({ status: 400, body: "invalid signature\nexpected v1=…" }));
+    const listen = spawnCli(["webhooks", "listen", "--forward-to", receiver.url, ...flags], { cwd: dir });
+    await listen.line((line) => line.startsWith("Ctrl-C to stop"));
+    const event = emitTestEvent(t.sandbox.ctx, "message.sent");
+    const line = await listen.line((l) => l.includes(event.id));
+    expect(line).toMatch(/^✘ \S+  message\.sent {10}400  /);
+    expect(line.endsWith(`event ${event.id}  receiver answered 400: invalid signature`)).toBe(true);
+    expect(await listen.stop("SIGINT")).toBe(0);
+  });
+
   it("listen refuses a URL the sandbox refuses, creating nothing (exit 1)", async () => {
     const result = await cli("webhooks", "listen", "--forward-to", "http://169.254.169.254/");
     expect(result.code).toBe(1);

@@ -10,8 +10,10 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** How the receiver answers: a status (and optional headers), or never ("hang"). */
-export type ReceiverReply = { status: number; headers?: Record<string, string>; delayMs?: number } | "hang";
+/** How the receiver answers: a status (and optional headers and body, "ok" by default), or never ("hang"). */
+export type ReceiverReply =
+  | { status: number; headers?: Record<string, string>; delayMs?: number; body?: string }
+  | "hang";
 
 /** A real HTTP receiver on 127.0.0.1 and a random port. */
 export interface Receiver {
@@ -58,7 +60,7 @@ export async function startReceiver(into: Partial<Receiver> = {}): Promise<Recei
       const send = () => {
         active--;
         receiver.answered.push(request);
-        res.writeHead(reply.status, reply.headers).end("ok");
+        res.writeHead(reply.status, reply.headers).end(reply.body ?? "ok");
       };
       if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();

@@ -64,6 +64,17 @@ describe("the acknowledgement window (spec section 6 delivery rule 1)", () => {
     expect(seen.every((init) => init.redirect === "manual" && init.method === "POST")).toBe(true);
   });
 
+  it("a 4xx answer's first non-blank line goes into the error, control characters out", async () => {
+    const refuse = (body: string) => (async () => new Response(body, { status: 403 })) as unknown as typeof fetch;
+    expect((await post(refuse("\u001b[31mbad\tsignature\u001b[0m\nmore"), 1_000)).error).toBe(
+      "receiver answered 403: [31mbad signature [0m",
+    );
+    expect((await post(refuse("\r\n\r\n second line first\nthird"), 1_000)).error).toBe(
+      "receiver answered 403: second line first",
+    );
+    expect((await post(refuse(""), 1_000)).error).toBe("receiver answered 403");
+  });
+
   it("a stop or reset aborts the request and reports it as aborted, not as a failure", async () => {
     const receiver = hangingFetch();
     const stop = new AbortController();

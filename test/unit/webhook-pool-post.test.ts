@@ -57,6 +57,26 @@ describe("one POST over an endpoint's kept-alive connections (spec section 6 del
     expect(connections).toBeLessThanOrEqual(2);
   });
 
+  it("a 4xx answer's first line goes into the error: what the app said when it refused the delivery", async () => {
+    pools = new DeliveryConnections();
+    const signal = new AbortController().signal;
+    answer = (_req, res) => res.writeHead(400).end("\n  invalid signature\r\nstack: at verify()\n");
+    expect(await post(signal)).toEqual({
+      acknowledged: false,
+      statusCode: 400,
+      error: "receiver answered 400: invalid signature",
+      aborted: false,
+    });
+    answer = (_req, res) => res.writeHead(401).end();
+    expect((await post(signal)).error).toBe("receiver answered 401");
+    answer = (_req, res) => res.writeHead(422).end(`${"x".repeat(5_000)}\n`);
+    const long = (await post(signal)).error ?? "";
+    expect(long).toBe(`receiver answered 422: ${"x".repeat(199)}…`);
+    // A 5xx is the app failing, not refusing: its body stays out.
+    answer = (_req, res) => res.writeHead(503).end("upstream down");
+    expect((await post(signal)).error).toBe("receiver answered 503");
+  });
+
   it("a body over 64 KiB does not change the outcome; its connection is closed instead of drained", async () => {
     pools = new DeliveryConnections();
     const signal = new AbortController().signal;

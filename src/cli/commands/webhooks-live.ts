@@ -116,14 +116,15 @@ export async function webhooksListen(
     const mark = ok ? out.color.green("✔") : out.color.red("✘");
     const next = delivery.next_attempt_at ? out.color.dim(` next attempt ${delivery.next_attempt_at}`) : "";
     const chaos = attempt && chaosHeaderOf(delivery, attempt);
-    // The outcome column is the status code, or ERR when no answer came (the error ends the row).
+    // The outcome column is the status code, or ERR when no answer came; why ends the row.
     const code = attempt?.status_code != null ? String(attempt.status_code) : attempt ? "ERR" : "";
     const subject = subjectOf(event);
     return (
       `${mark} ${out.color.dim(clockTime(attempt?.at ?? delivery.created_at))}  ${delivery.event_type.padEnd(20)}  ${code.padEnd(3)}  ${String(attempt?.duration_ms ?? 0).padStart(5)} ms  ` +
       `${out.color.dim(`attempt ${attempt?.n ?? 0}`)}  ${colorStatus(out.color, delivery.status)}${next}` +
       `${subject ? `  ${subject}` : ""}  ${out.color.dim(`event ${delivery.event_id}`)}` +
-      (attempt?.status_code == null && attempt?.error ? `  ${out.color.red(attempt.error)}` : "") +
+      // Why it was not acknowledged: the connection's error, or the first line the receiver answered.
+      (attempt?.error ? `  ${out.color.red(attempt.error)}` : "") +
       (chaos ? `  ${out.color.yellow(`chaos: ${chaos}`)}` : "")
     );
   };

@@ -40,6 +40,31 @@ const noAnswer = (timeoutMs: number): PostOutcome => ({
 export const timedOut = (outcome: PostOutcome): boolean =>
   outcome.statusCode === null && outcome.error?.startsWith(NO_ANSWER) === true;
 
+/** How much of a 4xx answer's body is kept to find its first line. */
+const ANSWER_HEAD_BYTES = 1024;
+/** The longest first line an attempt's `error` quotes. */
+const ANSWER_LINE_CHARS = 200;
+
+/**
+ * The first line of a receiver's 4xx answer (`invalid signature`), for the attempt's `error`: an
+ * app that refuses a delivery says why, and that is what its developer needs to see (a 5xx is the
+ * app failing, not refusing). Control characters go; a long line is cut.
+ */
+function firstLineOf(head: string): string {
+  const line = (head.split(/\r?\n/).find((text) => text.trim() !== "") ?? "").replace(/[\p{Cc}\p{Cf}]/gu, " ").trim();
+  return line.length > ANSWER_LINE_CHARS ? `${line.slice(0, ANSWER_LINE_CHARS - 1)}…` : line;
+}
+
+/** True for a status whose answer's first line goes into the attempt's `error`. */
+const isRefusal = (status: number) => status >= 400 && status < 500;
+
+/** A 4xx outcome with the first line of what the receiver said, when it said anything. */
+function withAnswer(outcome: PostOutcome, head: string): PostOutcome {
+  if (outcome.statusCode === null || !isRefusal(outcome.statusCode) || !outcome.error) return outcome;
+  const line = firstLineOf(head);
+  return line ? { ...outcome, error: `${outcome.error}: ${line}` } : outcome;
+}
+
 /** The outcome of an answer: any 2xx acknowledges; a 3xx is a redirect not followed; the rest failed. */
 function answered(status: number, location: string | null | undefined): PostOutcome {
   if (status >= 200 && status < 300) return { acknowledged: true, statusCode: status, error: null, aborted: false };
@@ -83,9 +108,12 @@ export async function postWebhook(fetchFn: typeof fetch, options: PostOptions): 
       dispatcher: pinned?.dispatcher,
     } as RequestInit;
     const response = await fetchFn(options.url, init);
-    // Only the status matters; drop the body so the connection is freed.
+    const outcome = answered(response.status, response.headers.get("location"));
+    // The status decides; a 4xx body is read for its first line, any other is dropped.
+    if (isRefusal(response.status))
+      return withAnswer(outcome, (await response.text().catch(() => "")).slice(0, ANSWER_HEAD_BYTES));
     await response.body?.cancel().catch(() => {});
-    return answered(response.status, response.headers.get("location"));
+    return outcome;
   } catch (error) {
     if (options.signal.aborted) return ABORTED;
     if (timeout.signal.aborted) return noAnswer(options.timeoutMs);
@@ -142,8 +170,9 @@ function dispatchPost(
 
 /**
  * One POST's answer as undici's dispatch hands it over: the status decides the outcome; the body
- * is read to its end and dropped, so that the connection serves the next attempt. A body over
- * 64 KiB, or that does not end within the window, closes the connection instead.
+ * is read to its end and dropped, so that the connection serves the next attempt (a 4xx answer's
+ * first bytes are kept for the first line of what the receiver said). A body over 64 KiB, or that
+ * does not end within the window, closes the connection instead.
  */
 export class PostHandler implements Dispatcher.DispatchHandler {
   readonly #timer: NodeJS.Timeout;
@@ -155,6 +184,8 @@ export class PostHandler implements Dispatcher.DispatchHandler {
   #stopped: "timeout" | "aborted" | undefined;
   #received = 0;
   #finished = false;
+  /** The start of a 4xx answer's body, for its first line. */
+  #head: Buffer[] | undefined;
 
   constructor(timeoutMs: number, done: (outcome: PostOutcome) => void) {
     this.#timeoutMs = timeoutMs;
@@ -179,9 +210,12 @@ export class PostHandler implements Dispatcher.DispatchHandler {
   ): void {
     const location = headers.location;
     this.#answer = answered(statusCode, Array.isArray(location) ? location[0] : location);
+    if (isRefusal(statusCode)) this.#head = [];
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#head && this.#received < ANSWER_HEAD_BYTES)
+      this.#head.push(chunk.subarray(0, ANSWER_HEAD_BYTES - this.#received));
     this.#received += chunk.length;
     if (this.#received > MAX_DRAINED_BODY) controller.abort(new Error("body over 64 KiB"));
   }
@@ -211,6 +245,10 @@ export class PostHandler implements Dispatcher.DispatchHandler {
     if (this.#finished) return;
     this.#finished = true;
     clearTimeout(this.#timer);
-    this.#done(outcome);
+    this.#done(
+      this.#head && outcome === this.#answer
+        ? withAnswer(outcome, Buffer.concat(this.#head).toString("utf8"))
+        : outcome,
+    );
   }
 }
