@@ -4,7 +4,10 @@ import type { MsgctlClient } from "./client.js";
 /**
  * `msgctl trigger EVENT` (as Stripe CLI's `trigger`): for each event of spec section 6, the real
  * actions that cause it, through the same API an app and the other side use. On a manual clock
- * the clock is advanced just far enough; on a real clock the event is awaited.
+ * the clock is advanced just far enough; on a real clock the event is awaited. The event is the
+ * last one of what the trigger made: each recipe picks a contact whose phone stops the message
+ * there (switched off: it stays sent; read receipts off: it stays delivered), so nothing the user
+ * did not ask for follows when the clock moves on.
  */
 
 /** What a trigger did: the event it produced and the resources it created on the way. */
@@ -21,13 +24,20 @@ const TRIGGER_CONTACT = "+14155550160";
 const TRIGGER_MEMBER = "+14155550161";
 /** The magic Android number with no inbound on record: an outbound-first send to it fails. */
 const ANDROID_CONTACT = "+14155550170";
+/** The magic unreachable phone: a message to it is sent and stays sent (never delivered, never read). */
+const SWITCHED_OFF_CONTACT = "+14155550171";
+/** The magic iPhone with read receipts off: a message to it is delivered and stays delivered. */
+const NO_RECEIPTS_CONTACT = "+14155550172";
 
 /** What each event needs: a short description and the recipe. */
 const RECIPES: Record<EventType, { does: string; run: (t: Trigger) => Promise<TriggerResult> }> = {
-  "message.sent": { does: "sends an iMessage and lets it leave the queue", run: (t) => t.sendAndAwait("message.sent") },
+  "message.sent": {
+    does: "sends an iMessage to a phone that is switched off: it leaves the queue and stays sent",
+    run: (t) => t.sendAndAwait("message.sent", SWITCHED_OFF_CONTACT),
+  },
   "message.delivered": {
-    does: "sends an iMessage and lets the contact's phone acknowledge it",
-    run: (t) => t.sendAndAwait("message.delivered"),
+    does: "sends an iMessage that an iPhone with read receipts off acknowledges: it stays delivered",
+    run: (t) => t.sendAndAwait("message.delivered", NO_RECEIPTS_CONTACT),
   },
   "message.read": {
     does: "sends an iMessage that the contact reads (read receipts on)",
@@ -48,9 +58,9 @@ const RECIPES: Record<EventType, { does: string; run: (t: Trigger) => Promise<Tr
     },
   },
   "message.edited": {
-    does: "sends an iMessage, then edits it once it has gone out",
+    does: "sends an iMessage to a phone that is switched off, then edits it once it has gone out (it stays sent)",
     run: async (t) => {
-      const message = await t.send(TRIGGER_CONTACT);
+      const message = await t.send(SWITCHED_OFF_CONTACT);
       await t.await("message.sent", message.id);
       await t.client.messages.edit(message.id, "Triggered by msgctl (edited)");
       return t.result(await t.await("message.edited", message.id), {
@@ -60,11 +70,11 @@ const RECIPES: Record<EventType, { does: string; run: (t: Trigger) => Promise<Tr
     },
   },
   "message.reaction": {
-    does: "sends an iMessage and the contact loves it once delivered",
+    does: "sends an iMessage that an iPhone with read receipts off loves once delivered (it stays delivered)",
     run: async (t) => {
-      const message = await t.send(TRIGGER_CONTACT);
+      const message = await t.send(NO_RECEIPTS_CONTACT);
       await t.await("message.delivered", message.id);
-      await t.client.simulate.reaction({ message_id: message.id, from: TRIGGER_CONTACT, reaction: "love" });
+      await t.client.simulate.reaction({ message_id: message.id, from: NO_RECEIPTS_CONTACT, reaction: "love" });
       return t.result(await t.await("message.reaction", message.id), {
         message,
         conversation_id: message.conversation_id,

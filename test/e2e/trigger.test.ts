@@ -6,8 +6,17 @@ import { useServe } from "../helpers/cli.js";
  * actions that cause it, checked by the event it must produce.
  */
 describe("msgctl trigger, end to end", () => {
-  const { cli, json, reset } = useServe();
+  const sandbox = useServe();
+  const { cli, json, reset } = sandbox;
   beforeEach(() => reset());
+
+  /** The events emitted after sequence number `seq`, over the control API. */
+  const eventsAfter = async (seq: number) => {
+    const res = await fetch(`${sandbox.serve.ready.base_url}/sandbox/v1/events?after=${seq}`, {
+      headers: { authorization: "Bearer sk_test_acme_0000000000000000" },
+    });
+    return ((await res.json()) as { data: { type: string }[] }).data;
+  };
 
   it("--list names every event of spec section 6", async () => {
     const list = await json("trigger", "--list");
@@ -28,13 +37,13 @@ describe("msgctl trigger, end to end", () => {
 
   // The virtual time each needs with the documented latencies (send 200 ms, deliver 500 ms, read 2 s).
   it.each([
-    ["message.sent", 200, { status: "sent", channel: "imessage" }],
-    ["message.delivered", 700, { status: "delivered" }],
+    ["message.sent", 200, { status: "sent", channel: "imessage", to: "+14155550171" }],
+    ["message.delivered", 700, { status: "delivered", to: "+14155550172" }],
     ["message.read", 2_700, { status: "read" }],
     ["message.failed", 200, { status: "failed", error: expect.stringMatching(/Android/) }],
     ["message.received", 0, { from: "+14155550160", to: "+14155550101", channel: "imessage", has_attachments: false }],
     ["message.edited", 400, { text: "Triggered by msgctl (edited)" }],
-    ["message.reaction", 700, { reaction: "love", removed: false, from: "+14155550160" }],
+    ["message.reaction", 700, { reaction: "love", removed: false, from: "+14155550172" }],
     ["conversation.typing", 0, { typing: true, from: "+14155550160" }],
     ["conversation.renamed", 0, { title: "Triggered by msgctl", from: "+14155550160" }],
   ])(
@@ -56,6 +65,9 @@ describe("msgctl trigger, end to end", () => {
         "2s",
       );
       expect(events.type).toBe(type);
+      // What it made is at rest: a day later, nothing the user did not ask for has followed.
+      await json("clock", "advance", "24h");
+      expect(await eventsAfter(result.event.seq)).toEqual([]);
     },
   );
 
