@@ -33,18 +33,8 @@ export const HOSTS = ["messaging", "otp"] as const;
 /** `accounts create --whatsapp`: how the account's WhatsApp number is connected. */
 export const WHATSAPP_APIS = ["linked", "cloud"] as const;
 
-/** The event names (spec section 6), for the shell completion of `--events`, `trigger` and `wait event`. */
-export const EVENT_NAMES = [
-  "message.received",
-  "message.sent",
-  "message.delivered",
-  "message.read",
-  "message.edited",
-  "message.failed",
-  "message.reaction",
-  "conversation.typing",
-  "conversation.renamed",
-] as const;
+/** The event names (spec section 6), for the shell completion of `--events`, `trigger` and `wait event`: the contract's own list. */
+export { EVENT_TYPES as EVENT_NAMES } from "../contract/names.js";
 
 /** The shells `completion` writes a script for. */
 export const COMPLETION_SHELLS = ["bash", "zsh", "fish"] as const;
