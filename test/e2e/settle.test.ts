@@ -45,6 +45,9 @@ describe.each(["manual", "real"] as const)("settle against `msgctl serve --clock
     timeout: 90_000,
   }, async () => {
     await sandbox.json("webhooks", "create", "--url", app.url, "--events", "message.received");
+    // Any handling time longer than settle's own answer (a millisecond or two) proves the wait;
+    // 40 ms keeps fifty tries quick.
+    app.reply(() => ({ status: 204, delayMs: 40 }));
     const late: number[] = [];
     for (let i = 0; i < 50; i++) {
       const inbound = await post("/sandbox/v1/simulate/inbound", { from: CONTACT, to: NUMBER, text: `try ${i}` });

@@ -72,21 +72,27 @@ describe("msgctl webhooks check over the real CLI", () => {
     expect(result.stderr).toBe(`error The handler at ${url} failed 2 of 12 probes (see above)\n`);
   });
 
-  it("an answer after 10 s fails its probe: a cold start of 11 s on the first request", async () => {
-    // The default acknowledgement window, in real time (spec section 6, delivery rule 1).
-    const url = await nodeHandler({ coldStartMs: 11_000 });
-    const report = JSON.parse((await s.cli("webhooks", "check", "--url", url, "--secret", SECRET, "--json")).stdout);
-    expect(report.probes.filter((p: { verdict: string }) => p.verdict === "fail")).toEqual([
-      {
-        probe: "valid_event",
-        status: null,
-        ms: expect.any(Number),
-        verdict: "fail",
-        why: "no answer within 10 s: a handler must answer within 10 s (answer first, do slow work afterwards)",
-      },
-    ]);
-    expect(report.probes[0].ms).toBeGreaterThanOrEqual(10_000);
-    expect(report.probes[0].ms).toBeLessThan(11_000);
+  it("an answer after the acknowledgement window fails its probe: a cold start longer than the window", async () => {
+    // The window is the webhook_timeout_ms setting (10 s by default, spec section 6, delivery rule 1;
+    // the API's suites pin the default); 2 s here, set over the CLI as a suite would, keeps the run short.
+    expect((await s.cli("settings", "set", "webhook_timeout_ms", "2000")).code).toBe(0);
+    try {
+      const url = await nodeHandler({ coldStartMs: 3_000 });
+      const report = JSON.parse((await s.cli("webhooks", "check", "--url", url, "--secret", SECRET, "--json")).stdout);
+      expect(report.probes.filter((p: { verdict: string }) => p.verdict === "fail")).toEqual([
+        {
+          probe: "valid_event",
+          status: null,
+          ms: expect.any(Number),
+          verdict: "fail",
+          why: "no answer within 2 s: a handler must answer within 2 s (answer first, do slow work afterwards)",
+        },
+      ]);
+      expect(report.probes[0].ms).toBeGreaterThanOrEqual(2_000);
+      expect(report.probes[0].ms).toBeLessThan(3_000);
+    } finally {
+      await s.cli("settings", "set", "webhook_timeout_ms", "10000");
+    }
   });
 
   it("--json when a probe failed: one object, the report with error check_failed, exit 1", async () => {
