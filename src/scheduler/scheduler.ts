@@ -1,11 +1,8 @@
-import type { BoundJobHandler, JobCompletion, JobRun, SettleOutcome } from "../domain/core/index.js";
+import type { BoundJobHandler, SettleOutcome } from "../domain/core/index.js";
 import type { Db } from "../store/engine/index.js";
 import {
-  deleteJob,
   listDueFreeJobs,
   listDueLanedJobs,
-  markJobFailed,
-  markJobRunning,
   nextDueAt,
   nextFreeDueAt,
   requeueRunningJobs,
@@ -15,6 +12,7 @@ import type { SchedulerClock } from "./clock.js";
 import { CompletionBatch } from "./completions.js";
 import { DueJobQueue } from "./due-jobs.js";
 import { InFlightJobs } from "./in-flight.js";
+import { JobRunner } from "./job-runner.js";
 import { LaneQueues } from "./lane-queues.js";
 import { Settlements } from "./settling.js";
 import { LoopSleep } from "./sleep.js";
@@ -35,9 +33,6 @@ const MAX_SLEEP_MS = 1_000;
 /** The longest the tick loop runs jobs before it lets the event loop serve I/O (real ms). */
 const SLICE_MS = 2;
 
-const isPromise = (value: unknown): value is Promise<unknown> =>
-  typeof (value as Promise<unknown> | undefined)?.then === "function";
-
 /**
  * The tick loop over jobs persisted in SQLite. Due jobs run in due order;
  * a synchronous job runs in one transaction with its own removal, so a crash never half-runs it.
@@ -48,9 +43,6 @@ const isPromise = (value: unknown): value is Promise<unknown> =>
 export class Scheduler {
   readonly #db: Db;
   readonly #clock: SchedulerClock;
-  readonly #handlers: Readonly<Record<string, BoundJobHandler>>;
-  readonly #onJobError: (job: JobRow, error: unknown) => void;
-  readonly #maxInFlight: number;
   readonly #inFlight: InFlightJobs;
   /** Lanes that may have pending jobs (told by `wake`, read back at start and after a reset), their next jobs read ahead. */
   readonly #lanes: LaneQueues;
@@ -61,6 +53,8 @@ export class Scheduler {
   readonly #serial: DueJobQueue;
   /** Settles under way (settling.ts). */
   readonly #settlements: Settlements;
+  /** Starts due jobs and runs each (job-runner.ts). */
+  readonly #runner: JobRunner;
   #running = false;
   /** Set by `stop`: an advance under way ends at the instant it reached, its aborted jobs left due. */
   #stopping = false;
@@ -72,23 +66,20 @@ export class Scheduler {
   constructor(options: SchedulerOptions) {
     this.#db = options.db;
     this.#clock = options.clock;
-    this.#handlers = options.handlers;
-    this.#onJobError = options.onJobError ?? (() => {});
-    this.#maxInFlight = options.maxInFlight ?? 32;
     this.#free = new DueJobQueue(this.#db, listDueFreeJobs);
     this.#serial = new DueJobQueue(this.#db, listDueLanedJobs);
     this.#lanes = new LaneQueues(this.#db);
     this.#completions = new CompletionBatch(
       this.#db,
-      (job, error) => this.#fail(job, error),
+      (job, error) => this.#runner.fail(job, error),
       (job, write) => this.#settlements.around(job, write),
     );
     this.#inFlight = new InFlightJobs({
       finished: (job, write) => this.#completions.add(job, write),
-      failed: (job, error) => this.#fail(job, error),
+      failed: (job, error) => this.#runner.fail(job, error),
       settled: ({ lane }) => {
         // Outside an advance a lane goes on at once; a free job's end frees room for another.
-        if (lane && this.#running && !this.#paused) this.#startLane(lane, this.#clock.now());
+        if (lane && this.#running && !this.#paused) this.#runner.startLane(lane, this.#clock.now());
         if (!lane) this.#wakeLoop();
         this.#settlements.poke();
       },
@@ -98,6 +89,17 @@ export class Scheduler {
       clock: this.#clock,
       inFlight: this.#inFlight,
       flushCompletions: () => this.#completions.flush(),
+    });
+    this.#runner = new JobRunner({
+      db: this.#db,
+      handlers: options.handlers,
+      onJobError: options.onJobError ?? (() => {}),
+      maxInFlight: options.maxInFlight ?? 32,
+      inFlight: this.#inFlight,
+      free: this.#free,
+      serial: this.#serial,
+      lanes: this.#lanes,
+      settlements: this.#settlements,
     });
     // A job removed from outside the loop (an endpoint deleted, a reset) finishes a settle's wait too.
     this.#db.onCommit(() => this.#settlements.poke());
@@ -248,7 +250,7 @@ export class Scheduler {
         return;
       }
       const now = this.#clock.now();
-      if (this.#startDue(now, true) > 0) continue;
+      if (this.#runner.startDue(now, true) > 0) continue;
       if (this.#inFlight.size > 0) {
         await this.#inFlight.nextSettled();
         continue;
@@ -267,7 +269,7 @@ export class Scheduler {
   async #run(): Promise<void> {
     while (this.#running) {
       // A slice at a time, so that the attempts in flight (and requests) are served in between.
-      const started = this.#paused ? 0 : this.#startDue(this.#clock.now(), false, performance.now() + SLICE_MS);
+      const started = this.#paused ? 0 : this.#runner.startDue(this.#clock.now(), false, performance.now() + SLICE_MS);
       if (!this.#running) break;
       if (started > 0) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -275,44 +277,6 @@ export class Scheduler {
       }
       await this.#sleepUntilDue();
     }
-  }
-
-  /**
-   * Starts what is due at `now` and free to run: free jobs in due order (sync ones run here, async ones
-   * up to maxInFlight), then every idle lane's head, or with `serialLanes` one laned job when none runs.
-   */
-  #startDue(now: number, serialLanes: boolean, sliceEnd = Number.POSITIVE_INFINITY): number {
-    let started = 0;
-    let read = false;
-    while (this.#inFlight.free < this.#maxInFlight && (started === 0 || performance.now() < sliceEnd)) {
-      let job = this.#free.shift();
-      if (!job) {
-        // Read at most once per call; jobs scheduled meanwhile sort after the ones read.
-        if (read || !this.#free.refill(now)) break;
-        read = true;
-        job = this.#free.shift() as JobRow;
-      }
-      this.#execute(job);
-      started++;
-    }
-    if (serialLanes) {
-      const job = this.#inFlight.busyLanes === 0 ? this.#serial.next(now) : undefined;
-      if (job) this.#execute(job);
-      return started + (job ? 1 : 0);
-    }
-    for (const lane of this.#lanes.lanes()) {
-      if (!this.#inFlight.isBusy(lane)) started += this.#startLane(lane, now);
-    }
-    return started;
-  }
-
-  /** Starts the next job of an idle lane when it is due; a lane with nothing pending is forgotten. */
-  #startLane(lane: string, now: number): number {
-    const job = this.#lanes.head(lane);
-    if (!job || job.due_at > now) return 0;
-    this.#lanes.take(lane);
-    this.#execute(job);
-    return 1;
   }
 
   /** Sleeps until the next job falls due (real clock) or a wake-up; at most MAX_SLEEP_MS. */
@@ -326,53 +290,5 @@ export class Scheduler {
       : this.#lanes.nextDueAt((lane) => !this.#inFlight.isBusy(lane), nextFreeDueAt(this.#db));
     const delay = next === undefined ? MAX_SLEEP_MS : Math.min(MAX_SLEEP_MS, Math.max(0, next - now));
     return this.#sleep.sleep(delay, now + delay);
-  }
-
-  // --- Running one job ---
-
-  /**
-   * Runs a job: sync handlers inside one transaction with the job's removal; async ones tracked.
-   * A retry (no lane) is marked running so that the reads of free jobs skip it; a first attempt is
-   * not: laned reads start after the last job they handed out (due-jobs.ts, lane-queues.ts).
-   */
-  #execute(job: JobRow): void {
-    const signal = this.#inFlight.signal;
-    let result = undefined as void | Promise<void | JobCompletion>;
-    try {
-      // better-sqlite3 refuses a transaction function that returns a promise: keep it outside.
-      this.#db.transaction(() => {
-        result = this.#settlements.around(job, () => this.#dispatch(job, signal));
-        if (!isPromise(result)) deleteJob(this.#db, job.id);
-        else if (!job.lane) markJobRunning(this.#db, job.id);
-      });
-    } catch (error) {
-      if (isPromise(result)) result.catch(() => {});
-      this.#fail(job, error);
-      return;
-    }
-    if (isPromise(result)) this.#inFlight.track(job, result, signal);
-    else {
-      // A synchronous job (a transition) may have scheduled a first attempt due now; its wake-up comes after the commit.
-      this.#serial.changed();
-      this.#settlements.poke();
-    }
-  }
-
-  /** Calls the job kind's handler with its payload; an unknown kind fails the job. */
-  #dispatch(job: JobRow, signal: AbortSignal): void | Promise<void | JobCompletion> {
-    const handler = this.#handlers[job.kind];
-    if (!handler) throw new Error(`No handler for job kind "${job.kind}"`);
-    const run: JobRun = { id: job.id, dueAt: job.due_at, signal };
-    return handler(JSON.parse(job.payload), run);
-  }
-
-  #fail(job: JobRow, error: unknown): void {
-    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    try {
-      markJobFailed(this.#db, job.id, message);
-    } finally {
-      this.#settlements.poke();
-      this.#onJobError(job, error);
-    }
   }
 }
