@@ -5,21 +5,17 @@ import type { CreatedAccount } from "../domain/accounts/index.js";
 import {
   createBus,
   createContext,
-  startSettingsPatch,
   fanOutsOf,
   jobHandlersOf,
   type DomainBus,
   type DomainContext,
-  type DomainModule,
-  type SettingsOverrides,
 } from "../domain/core/index.js";
-import { chaosBody, type ChaosInput, type ChaosStatus } from "../contract/chaos.js";
+import type { ChaosStatus } from "../contract/chaos.js";
 import {
   applySettings,
   chaosStatus,
   createSandboxControl,
   isSeeded,
-  parseFixture,
   seedFixture,
   startChaos,
   type Fixture,
@@ -27,10 +23,7 @@ import {
 } from "../domain/control/index.js";
 import { closeWebhookConnections } from "../domain/webhooks/index.js";
 import { AppError, invalidRequest, isAppError } from "../lib/app-error.js";
-import { CLOCK_MODES, type ClockMode } from "../lib/clock.js";
-import { parseAllowedHosts } from "../lib/host-names.js";
-import { cryptoIds, type IdSource } from "../lib/ids.js";
-import { parseInput } from "../lib/validation.js";
+import { cryptoIds } from "../lib/ids.js";
 import { openClock } from "../scheduler/clock.js";
 import { Scheduler } from "../scheduler/scheduler.js";
 import { HostGuard } from "../server/host-guard.js";
@@ -39,57 +32,12 @@ import { serveApp, type ListeningHost } from "../server/listen.js";
 import { openBlobStore } from "../store/attachments/index.js";
 import { fileOpener, lockDatabaseFile, openDatabase, type DatabaseLock, type Db } from "../store/engine/index.js";
 import { openSnapshotStore, SnapshotFileProblem } from "../store/control/index.js";
-import { loadDefaultFixture, loadFixtureFile } from "./fixture-source.js";
-import { silentLogger, type Logger } from "./logger.js";
+import { silentLogger } from "./logger.js";
 import { MODULES } from "./modules.js";
 import { assertPortsFree } from "./port-check.js";
 import { binaryWorkerSqlite, isSingleBinary, sqliteAddon } from "./single-binary.js";
+import { checkSandboxOptions, type SandboxOptions } from "./sandbox-options.js";
 import { packageVersion } from "./version.js";
-
-/** How to start a sandbox; every field has a default. */
-export interface SandboxOptions {
-  /** Database file, or `:memory:` (default). */
-  db?: string;
-  /** A fixture file path or a fixture object; seeds an empty database (default: the shipped one). */
-  fixture?: string | object;
-  /** How errors name an object fixture (default `fixture`). */
-  fixtureSource?: string;
-  /** `manual` (default for in-process use) or `real`. */
-  clock?: ClockMode;
-  host?: string;
-  /**
-   * Names besides loopback and `host` that requests may carry in their Host header (exact,
-   * case-insensitive, any port; `.example.test` allows that name and every name under it).
-   */
-  allowedHosts?: readonly string[];
-  /** 0 (default) picks a free port. */
-  port?: number;
-  otpPort?: number;
-  /** False builds the apps without opening sockets (tests call `app.request`). */
-  listen?: boolean;
-  /**
-   * Settings of the simulated world (latencies, caps, strict URLs) over the fixture's: written to
-   * the database as a PATCH of the settings would be, at every start and after a reset.
-   */
-  settings?: SettingsOverrides;
-  /** Seeded chaos from the start (docs/chaos.md); a database whose chaos has this seed and profile keeps its numbering. */
-  chaos?: ChaosInput;
-  logger?: Logger;
-  /** Called after a reset or a restore replaced the accounts (serve rewrites its state file). */
-  onReset?: () => void;
-  /**
-   * The folder of a database file's snapshots (default: `snapshots/` beside the file); a
-   * `:memory:` sandbox keeps its snapshots in memory.
-   */
-  snapshots?: string;
-  /** An exported snapshot file to start from instead of seeding (the fixture is then not used). */
-  restore?: string;
-  ids?: IdSource;
-  /** The concepts wired in (default: every module of runtime/modules.ts); tests add their own. */
-  modules?: readonly DomainModule[];
-  fetch?: typeof fetch;
-  resolveHost?: (host: string) => Promise<string[]>;
-}
 
 /** An account as the ready line shows it; a key is null when it was shown at an earlier start. */
 export type SandboxAccount = AccountView;
@@ -138,45 +86,11 @@ function holdDatabase(path: string): DatabaseLock {
   }
 }
 
-/** The `chaos` option checked before anything is written: 400 naming `chaos.seed` or `chaos.profile`. */
-function parseChaosOption(input: unknown): ChaosInput {
-  try {
-    return parseInput(chaosBody, input, "chaos");
-  } catch (error) {
-    if (!isAppError(error) || error.message.startsWith("chaos:")) throw error;
-    throw invalidRequest(`chaos.${error.message}`);
-  }
-}
-
 /** Starts a sandbox: validates the fixture and checks the ports first, then opens the database, seeds, serves. */
 export async function launchSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const logger = options.logger ?? silentLogger;
   // --- Validate the options and the fixture before anything is written ---
-  if (options.clock !== undefined && !CLOCK_MODES.includes(options.clock)) {
-    throw invalidRequest(`clock: must be "manual" or "real" (got ${JSON.stringify(options.clock)})`);
-  }
-  if (
-    options.fixture !== undefined &&
-    (options.fixture === null || !["string", "object"].includes(typeof options.fixture))
-  ) {
-    throw invalidRequest(
-      `fixture: must be a file path or a fixture object (got ${options.fixture === null ? "null" : typeof options.fixture})`,
-    );
-  }
-  if (options.allowedHosts !== undefined && !Array.isArray(options.allowedHosts)) {
-    throw invalidRequest(`allowedHosts: must be an array of host names (got ${typeof options.allowedHosts})`);
-  }
-  const allowedHosts = parseAllowedHosts(options.allowedHosts ?? [], "allowedHosts");
-  const chaos = options.chaos === undefined ? undefined : parseChaosOption(options.chaos);
-  const startSettings = startSettingsPatch(options.settings);
-  const fixture: Fixture =
-    options.restore !== undefined
-      ? loadDefaultFixture()
-      : typeof options.fixture === "object"
-        ? parseFixture(options.fixture, options.fixtureSource ?? "fixture")
-        : options.fixture
-          ? loadFixtureFile(options.fixture)
-          : loadDefaultFixture();
+  const { allowedHosts, chaos, startSettings, fixture } = checkSandboxOptions(options);
 
   // --- Check the ports before anything is written ---
   const host = options.host ?? "127.0.0.1";

@@ -1,5 +1,4 @@
 import { createClient, type MsgctlClient } from "../client/client.js";
-import { firstAttemptFinished } from "../client/delivered.js";
 import type {
   AccountView,
   ChaosInput,
@@ -13,13 +12,11 @@ import type {
   SnapshotView,
   WebhookCheckReport,
 } from "../contract/types.js";
-import { allAccounts } from "../domain/accounts/index.js";
 import type { Fixture } from "../domain/control/index.js";
-import { listEvents, toEventView } from "../domain/core/index.js";
-import { listEventDeliveries } from "../domain/webhooks/index.js";
 import { invalidRequest } from "../lib/app-error.js";
 import { isoTime } from "../lib/clock.js";
 import { parseDuration } from "../lib/duration.js";
+import { eventWaits } from "./event-waits.js";
 import { launchSandbox } from "./launch-sandbox.js";
 
 /** Options of `startSandbox`: all optional. */
@@ -157,13 +154,6 @@ export interface StartedSandbox {
   stop(): Promise<void>;
 }
 
-function matcher<T extends EventType>(match: EventMatch<T> | undefined): (payload: EventPayload<T>) => boolean {
-  if (!match) return () => true;
-  if (typeof match === "function") return match;
-  return (payload) =>
-    Object.entries(match).every(([key, value]) => (payload as Record<string, unknown>)[key] === value);
-}
-
 /**
  * Starts a sandbox in this process: both hosts on free ports, an in-memory database, a manual
  * clock by default. Everything a test suite needs comes back; call `stop()` when done.
@@ -207,15 +197,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       otpApiKey: account.otp_api_key ?? undefined,
     });
   };
-  const accountId = (name?: string) => {
-    const all = allAccounts(sandbox.ctx);
-    const account = name ? all.find((a) => a.name === name) : all[0];
-    if (!account) throw new Error(`No account named "${name}"`);
-    return account.id;
-  };
-  /** Pending `waitForEvent` calls, told when the sandbox stops. */
-  const waiting = new Set<() => void>();
-  const history = (account?: string) => listEvents(sandbox.ctx, accountId(account), 0, 1_000_000);
+  const waits = eventWaits(sandbox);
 
   const client = clientFor(first?.name ?? "");
   // Keys the fixture leaves out are generated at start; a reset keeps them, so that `apiKey`,
@@ -258,64 +240,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       const settled = await sandbox.control.settle(ms);
       return { now: isoTime(settled.now), jobs_run: settled.jobsRun, attempts: settled.attempts };
     },
-    events: history,
-    async waitForEvent<T extends EventType>(
-      type: T,
-      { match, timeout, timeoutMs: legacyTimeout, account, delivered = false }: WaitForEventOptions<T> = {},
-    ) {
-      const timeoutMs =
-        typeof timeout === "string" ? parseDuration(timeout, "timeout") : (timeout ?? legacyTimeout ?? 5_000);
-      const wanted = matcher(match);
-      const id = accountId(account);
-      const isWanted = (event: EventView): event is EventView<T> =>
-        event.type === type && wanted(event.payload as EventPayload<T>);
-      // Every delivery's first attempt finished and recorded (the deliveries are made with the event).
-      const isDelivered = (event: EventView) =>
-        listEventDeliveries(sandbox.ctx, id, event.id).every(firstAttemptFinished);
-      const found = history(account).find(isWanted);
-      if (found && (!delivered || isDelivered(found))) return found;
-      return new Promise<EventView<T>>((resolve, reject) => {
-        let emitted = found;
-        const end = () => {
-          clearTimeout(timer);
-          for (const off of unsubscribe) off();
-          waiting.delete(stopped);
-        };
-        const timer = setTimeout(() => {
-          end();
-          reject(
-            new Error(
-              emitted
-                ? `The ${type} event ${emitted.id} was emitted, but not every first delivery attempt finished within ${timeoutMs} ms`
-                : `No ${type} event within ${timeoutMs} ms (on a manual clock, advance it first)`,
-            ),
-          );
-        }, timeoutMs);
-        const unsubscribe = [
-          sandbox.bus.on("event", (event) => {
-            if (emitted || event.accountId !== id) return;
-            const view = toEventView(event);
-            if (!isWanted(view)) return;
-            emitted = view;
-            if (delivered && !isDelivered(view)) return;
-            end();
-            resolve(view);
-          }),
-          // Anything written (an attempt recorded, an endpoint deleted) may have finished the wait.
-          sandbox.bus.on("changed", () => {
-            if (!delivered || !emitted || !isDelivered(emitted)) return;
-            end();
-            resolve(emitted as EventView<T>);
-          }),
-        ];
-        // A wait still pending when the sandbox stops ends then, instead of holding the process.
-        const stopped = () => {
-          end();
-          reject(new Error(`No ${type} event: the sandbox stopped`));
-        };
-        waiting.add(stopped);
-      });
-    },
+    events: waits.events,
+    waitForEvent: waits.waitForEvent,
     checkWebhookHandler: (input) => client.webhooks.check(input),
     reset: async () => {
       await sandbox.control.reset(keyed);
@@ -323,7 +249,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     snapshot: (name) => sandbox.control.snapshots.save(name),
     restore: (name) => sandbox.control.snapshots.restore(name),
     stop: () => {
-      for (const stopped of [...waiting]) stopped();
+      waits.stopAll();
       return sandbox.stop();
     },
   };

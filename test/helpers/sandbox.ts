@@ -1,6 +1,7 @@
 import { relative, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { launchSandbox, type Sandbox, type SandboxOptions } from "../../src/runtime/launch-sandbox.js";
+import { launchSandbox, type Sandbox } from "../../src/runtime/launch-sandbox.js";
+import type { SandboxOptions } from "../../src/runtime/sandbox-options.js";
 import { conformanceChecker, type RecordedAnswer } from "./openapi-conformance.js";
 import { ONE_TRANSPORT_SUITES } from "./transports.js";
 
