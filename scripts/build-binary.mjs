@@ -1,6 +1,6 @@
 // Builds msgctl as one executable for this platform with Node's Single Executable Applications
-// (TOOLCHAIN.md): esbuild bundles the CLI into one CommonJS file, Node turns it into a blob with
-// V8's code cache, and postject injects the blob into a copy of the node binary. Native addons
+// (TOOLCHAIN.md): esbuild bundles the CLI into two CommonJS files (the client commands', the
+// sandbox's), each with a V8 code cache trained at build time, Node turns them into a blob, and postject injects the blob into a copy of the node binary. Native addons
 // the shipped fixture and the inspector's page ride along as assets (src/runtime/single-binary.ts loads them).
 //
 //   npm run build:binary            → dist/bin/msgctl
@@ -24,7 +24,8 @@ import { build } from "esbuild";
 import { buildCommit } from "./build-info.mjs";
 import { buildInspector } from "./build-inspector.mjs";
 import { parsedDefaultFixture } from "./default-fixture.mjs";
-import { trainCodeCache } from "./train-code-cache.mjs";
+import { buildSeaBundles, packageVersion } from "./sea-bundles.mjs";
+import { trainCodeCaches } from "./train-code-cache.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const OUT = join(ROOT, "dist/bin");
@@ -34,6 +35,9 @@ const require = createRequire(import.meta.url);
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
 mkdirSync(OUT, { recursive: true });
+
+// The bundles scripts/sea-loader.cjs runs: the client at every start, the sandbox when needed.
+const BUNDLES = ["client", "sandbox"];
 
 // Packages carried as files, not bundled: native addons with shared libraries beside them.
 const CARRIED = ["sharp"];
@@ -115,29 +119,17 @@ const carriedPackages = {
   },
 };
 
-// --- 1. One CommonJS file ---
+// --- 1. Two CommonJS files (scripts/sea-bundles.mjs) ---
 // Inside the binary, require() reaches only Node's built-in modules: every dependency is bundled,
 // and native addons are loaded from assets instead (better-sqlite3 gets its addon object).
-await build({
-  entryPoints: { msgctl: join(ROOT, "scripts/sea-entry.ts") },
+await buildSeaBundles({
   outdir: WORK,
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node20",
-  // As scripts/build.mjs: names as written, so no `__name` call per closure created.
-  minifySyntax: true,
-  minifyWhitespace: true,
-  // No top-level await in CommonJS; import.meta.url becomes the executable's file URL.
   define: {
-    "import.meta.url": "__msgctlImportMetaUrl",
-    __MSGCTL_VERSION__: JSON.stringify(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version),
+    __MSGCTL_VERSION__: JSON.stringify(packageVersion()),
     __MSGCTL_COMMIT__: JSON.stringify(buildCommit()),
     __MSGCTL_DEFAULT_FIXTURE__: JSON.stringify(await parsedDefaultFixture()),
   },
-  banner: { js: "const __msgctlImportMetaUrl = require('node:url').pathToFileURL(process.execPath).href;" },
   plugins: [carriedPackages],
-  logLevel: "warning",
 });
 
 // better-sqlite3's own module, for worker threads (the WAL's checkpoint worker): a worker cannot
@@ -156,13 +148,14 @@ await build({
   logLevel: "warning",
 });
 
-// --- 2. The blob: a small loader, the bundle and its trained code cache, assets ---
-// The bundle is wrapped as a CommonJS module; scripts/sea-loader.cjs runs it with the cache.
-writeFileSync(join(WORK, "app.js"), Module.wrap(readFileSync(join(WORK, "msgctl.js"), "utf8")));
+// --- 2. The blob: a small loader, the bundles and their trained code caches, assets ---
+// Each bundle is wrapped as a CommonJS module; scripts/sea-loader.cjs runs it with its cache.
+for (const name of BUNDLES)
+  writeFileSync(join(WORK, `${name}.js`), Module.wrap(readFileSync(join(WORK, `${name}.js`), "utf8")));
 // The inspector's page rides as `inspector/<file>` assets (src/server/inspector-files.ts serves them).
 const inspectorFiles = await buildInspector();
 const assets = {
-  "app.js": join(WORK, "app.js"),
+  ...Object.fromEntries(BUNDLES.map((name) => [`${name}.js`, join(WORK, `${name}.js`)])),
   "better_sqlite3.node": join(
     dirname(require.resolve("better-sqlite3/package.json")),
     "build/Release/better_sqlite3.node",
@@ -177,8 +170,8 @@ const nativeHash = createHash("sha256");
 for (const name of ["better_sqlite3.node", "packages.bin"]) nativeHash.update(readFileSync(assets[name]));
 writeFileSync(join(WORK, "native-id"), nativeHash.digest("hex").slice(0, 16));
 assets["native-id"] = join(WORK, "native-id");
-trainCodeCache(assets["app.js"], join(WORK, "app.cache"), assets);
-assets["app.cache"] = join(WORK, "app.cache");
+for (const [name, file] of Object.entries(await trainCodeCaches(join(ROOT, "scripts/sea-loader.cjs"), WORK, assets)))
+  assets[`${name}.cache`] = file;
 writeFileSync(
   join(WORK, "sea-config.json"),
   JSON.stringify(

@@ -195,10 +195,20 @@ describe("the single binary", () => {
     );
   }, 120_000);
 
-  it("starts from the code cache trained at build time: V8 accepts it", () => {
-    const run = spawnSync(BINARY, ["--version"], { env: { ...env, MSGCTL_CODE_CACHE: "report" }, encoding: "utf8" });
-    expect(run.status).toBe(0);
-    expect(run.stderr).toContain("code cache: accepted");
+  it("starts from the code caches trained at build time: V8 accepts each; a client command compiles no sandbox", () => {
+    const report = { ...env, MSGCTL_CODE_CACHE: "report" };
+    const client = spawnSync(BINARY, ["--version"], { env: report, encoding: "utf8" });
+    expect(client.status).toBe(0);
+    expect(client.stderr).toBe("code cache (client): accepted\n");
+    const clock = spawnSync(BINARY, ["clock", "--json", "--base-url", ready.base_url, "--api-key", KEY], {
+      env: report,
+      encoding: "utf8",
+    });
+    expect(clock.status).toBe(0);
+    expect(clock.stderr).toBe("code cache (client): accepted\n");
+    const sandbox = spawnSync(BINARY, ["openapi"], { env: report, encoding: "utf8" });
+    expect(sandbox.status).toBe(0);
+    expect(sandbox.stderr).toBe("code cache (client): accepted\ncode cache (sandbox): accepted\n");
   });
 
   it("checkpoints a database file's WAL in a worker thread that loads SQLite from the binary's assets", async () => {
