@@ -1,20 +1,27 @@
 import { setConversationChannel } from "../../store/conversations/index.js";
-import { findMessageById, type MessageRow } from "../../store/messages/index.js";
+import { findLifecycleMessage, type LifecycleRead, type MessageRow } from "../../store/messages/index.js";
 import { prepareMessageMedia } from "../attachments/index.js";
 import { chaosAtSend, receiptLost } from "../chaos/index.js";
+import { groupById } from "../conversations/index.js";
 import type { DomainContext, JobHandler } from "../core/index.js";
-import { contactProfile, meetFaults, numberByHandle, type ContactProfile } from "../world/index.js";
-import { groupOfMessage, openReceipts, routeGroup, runMemberAcknowledge, runMemberRead } from "./group-delivery.js";
+import { meetFaults, numberByHandle, profileOf, type ContactProfile } from "../world/index.js";
+import { openReceipts, routeGroup, runMemberAcknowledge, runMemberRead } from "./group-delivery.js";
 import { decideRetry, retryColumnsOf, retryStateOf } from "./retry-policy.js";
 import { routeOutbound, type Route } from "./routing.js";
 import { MESSAGE_JOBS, type LifecycleJob } from "./follow-ups.js";
 import { applyTransition, type Trigger } from "./status-table.js";
 
-/** The message a lifecycle job is about, unless it has moved on since the job was scheduled. */
-function current(ctx: DomainContext, job: LifecycleJob, status: MessageRow["status"]): MessageRow | undefined {
-  const row = findMessageById(ctx.db, job.message_id);
-  return row && row.generation === job.generation && row.status === status ? row : undefined;
+/**
+ * The message a lifecycle job is about, unless it has moved on since the job was scheduled, read
+ * in one statement with its group link and its recipient's contact (each job needs them).
+ */
+function current(ctx: DomainContext, job: LifecycleJob, status: MessageRow["status"]): LifecycleRead | undefined {
+  const read = findLifecycleMessage(ctx.db, job.message_id);
+  return read && read.row.generation === job.generation && read.row.status === status ? read : undefined;
 }
+
+/** The recipient's profile from the contact the read brought (a lifecycle message is outbound). */
+const recipientOf = (read: LifecycleRead): ContactProfile => profileOf(read.row.remote_handle, read.contact);
 
 const retryTrigger: Record<"transient" | "offline" | "rate_limited", Trigger> = {
   transient: "transient_error",
@@ -27,23 +34,26 @@ const retryTrigger: Record<"transient" | "offline" | "rate_limited", Trigger> = 
  * faults, then move it to sent, keep it queued for the retry policy, or fail it.
  */
 export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
-  const row = current(ctx, job, "queued");
-  if (!row) return;
+  const read = current(ctx, job, "queued");
+  if (!read) return;
+  const { row } = read;
+  const isGroup = read.groupId !== null;
   const now = ctx.clock.now();
   const number = numberByHandle(ctx, row.number_handle);
   const fail = (trigger: Trigger, error: string, changes = {}) =>
     applyTransition(ctx, row, trigger, {
       changes: { ...changes, error, first_attempt_at: row.first_attempt_at ?? now },
+      isGroup,
     });
   if (!number) return void fail("permanent_error", `${row.number_handle} is no longer one of the account's numbers`);
 
   // A group message goes over its group's channel (no Android rule: the group exists on the network).
-  const group = groupOfMessage(ctx, row);
+  const group = read.groupId === null ? undefined : groupById(ctx, read.groupId);
   let profile: ContactProfile | undefined;
   let route: Route;
   if (group) route = routeGroup(number, group);
   else {
-    profile = contactProfile(ctx, row.remote_handle);
+    profile = recipientOf(read);
     route = routeOutbound(ctx, number, profile, row.requested_channel);
   }
   if ("error" in route) return void fail("permanent_error", route.error);
@@ -62,6 +72,7 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
       changes: { channel: route.channel, error: null, first_attempt_at: row.first_attempt_at ?? now },
       profile,
       members: group ? openReceipts(ctx, row, group) : undefined,
+      isGroup,
     });
     setConversationChannel(ctx.db, row.conversation_id, route.channel);
     return;
@@ -71,22 +82,24 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
   const decision = decideRetry(retryStateOf(row, now), outcome, now, number.handle);
   const bookkeeping = retryColumnsOf(decision.state);
   if (!decision.retry) return void fail("retries_exhausted", decision.error, bookkeeping);
-  applyTransition(ctx, row, retryTrigger[outcome.kind], { changes: bookkeeping, nextAt: decision.at });
+  applyTransition(ctx, row, retryTrigger[outcome.kind], { changes: bookkeeping, nextAt: decision.at, isGroup });
 };
 
 /** The recipient's device acknowledges (job `message.acknowledge`); an unreachable one never does. */
 export const runAcknowledge: JobHandler = (ctx, job: LifecycleJob) => {
   if (job.member !== undefined) return runMemberAcknowledge(ctx, { ...job, member: job.member });
-  const row = current(ctx, job, "sent");
-  if (!row) return;
-  const profile = contactProfile(ctx, row.remote_handle);
-  if (profile.reachable && !receiptLost(ctx, row, "delivered")) applyTransition(ctx, row, "acknowledged", { profile });
+  const read = current(ctx, job, "sent");
+  if (!read) return;
+  const { row } = read;
+  const profile = recipientOf(read);
+  if (profile.reachable && !receiptLost(ctx, row, "delivered"))
+    applyTransition(ctx, row, "acknowledged", { profile, isGroup: read.groupId !== null });
 };
 
 /** The recipient reads the message (job `message.read`), where read receipts are on. */
 export const runRead: JobHandler = (ctx, job: LifecycleJob) => {
   if (job.member !== undefined) return runMemberRead(ctx, { ...job, member: job.member });
-  const row = current(ctx, job, "delivered");
-  if (row && contactProfile(ctx, row.remote_handle).read_receipts && !receiptLost(ctx, row, "read"))
-    applyTransition(ctx, row, "read");
+  const read = current(ctx, job, "delivered");
+  if (read && recipientOf(read).read_receipts && !receiptLost(ctx, read.row, "read"))
+    applyTransition(ctx, read.row, "read", { isGroup: read.groupId !== null });
 };

@@ -110,6 +110,8 @@ export interface TransitionOptions extends FollowUpOptions {
   changes?: Partial<Pick<MessageRow, LifecycleColumn>>;
   /** False moves without scheduling the follow-up (the in-between steps of `simulate`). */
   schedule?: boolean;
+  /** Whether the message is a group message, when the caller read its group link already (spares a lookup). */
+  isGroup?: boolean;
 }
 
 /** True when the table allows `trigger` from the message's current status. */
@@ -144,7 +146,7 @@ export function applyTransition(
       ? (followUpAt(ctx, row, transition.next, now, options) ?? null)
       : null;
   saveLifecycle(ctx.db, next);
-  if (transition.event) emitStatusEvent(ctx, next, transition.event, isGroupMessage(ctx, row));
+  if (transition.event) emitStatusEvent(ctx, next, transition.event, isGroupMessage(ctx, row, options.isGroup));
   if (willSchedule && transition.next) scheduleNext(ctx, next, transition.next, now, options);
   return next;
 }
@@ -259,8 +261,8 @@ function emitStatusEvent(
 }
 
 /** True for an outbound group message (its lifecycle events say `is_group`, and name no single recipient). */
-const isGroupMessage = (ctx: DomainContext, row: MessageRow) =>
-  row.direction === "outbound" && findGroupMessage(ctx.db, row.id) !== undefined;
+const isGroupMessage = (ctx: DomainContext, row: MessageRow, known: boolean | undefined) =>
+  row.direction === "outbound" && (known ?? findGroupMessage(ctx.db, row.id) !== undefined);
 
 /**
  * Schedules what the row of `trigger` names next, without moving the status: for a group member

@@ -65,7 +65,11 @@ function fromRow(row: ContactsTable): ContactProfile {
 
 /** The profile that decides routing to a handle: on record, else magic, else the default. */
 export function contactProfile(ctx: DomainContext, handle: string): ContactProfile {
-  const row = findContact(ctx.db, handle);
+  return profileOf(handle, findContact(ctx.db, handle));
+}
+
+/** The profile of a handle whose contact row (or its absence) was read already, by the same rule. */
+export function profileOf(handle: string, row: ContactsTable | undefined): ContactProfile {
   if (row) return fromRow(row);
   if (handle.includes("@")) {
     // An email handle is an iMessage address.

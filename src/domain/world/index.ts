@@ -2,7 +2,13 @@
  * The simulated world's state: contacts and what decides routing to them,
  * the account's numbers, and the faults switched on per number with the WhatsApp cool-down.
  */
-export { contactProfile, GROUP_NAMING_FAILS, setContactProfile, type ContactProfile } from "./contacts.js";
+export {
+  contactProfile,
+  GROUP_NAMING_FAILS,
+  profileOf,
+  setContactProfile,
+  type ContactProfile,
+} from "./contacts.js";
 export { getContact, listContacts, setContact } from "./contact-views.js";
 export {
   listAccountNumbers,

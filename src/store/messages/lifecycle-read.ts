@@ -1,0 +1,70 @@
+import { compileOnce } from "../engine/compiled-query.js";
+import type { Db } from "../engine/db.js";
+import type { ContactsTable } from "../world/index.js";
+import type { MessageRow } from "./messages.js";
+
+/** A message as a lifecycle job reads it: its row, its group link and its recipient's contact. */
+export interface LifecycleRead {
+  /** The message's row (it may carry the read's other columns as well: read the row's own only). */
+  row: MessageRow;
+  /** The group of a group message (its link row), null for a one-to-one message. */
+  groupId: string | null;
+  /** The contact on record for the row's remote handle, undefined when there is none. */
+  contact: ContactsTable | undefined;
+}
+
+type Joined = MessageRow & {
+  link_group_id: string | null;
+  contact_handle: string | null;
+  contact_imessage: number | null;
+  contact_platform: ContactsTable["platform"] | null;
+  contact_whatsapp: number | null;
+  contact_reachable: number | null;
+  contact_read_receipts: number | null;
+  contact_created_at: number | null;
+  contact_updated_at: number | null;
+};
+
+// Every transition read the message, its group link and its recipient's contact one after the
+// other (bench/HISTORY.md, "Where an advance's statements go"); both are primary-key lookups, so
+// the left joins add at most one row's columns to the message's.
+const lifecycleQuery = compileOnce<[string], Joined>((q, arg) =>
+  q
+    .selectFrom("messages as m")
+    .leftJoin("group_messages as g", "g.message_id", "m.id")
+    .leftJoin("contacts as c", "c.handle", "m.remote_handle")
+    .selectAll("m")
+    .select([
+      "g.group_id as link_group_id",
+      "c.handle as contact_handle",
+      "c.imessage as contact_imessage",
+      "c.platform as contact_platform",
+      "c.whatsapp as contact_whatsapp",
+      "c.reachable as contact_reachable",
+      "c.read_receipts as contact_read_receipts",
+      "c.created_at as contact_created_at",
+      "c.updated_at as contact_updated_at",
+    ])
+    .where("m.id", "=", arg(0)),
+);
+
+/** A message by id with its group link and its recipient's contact, in one read (every lifecycle job). */
+export function findLifecycleMessage(db: Db, id: string): LifecycleRead | undefined {
+  const joined = db.first(lifecycleQuery(id));
+  if (!joined) return undefined;
+  // A contact's columns are all NOT NULL: its handle is null only when no contact matched.
+  const contact: ContactsTable | undefined =
+    joined.contact_handle === null
+      ? undefined
+      : ({
+          handle: joined.contact_handle,
+          imessage: joined.contact_imessage,
+          platform: joined.contact_platform,
+          whatsapp: joined.contact_whatsapp,
+          reachable: joined.contact_reachable,
+          read_receipts: joined.contact_read_receipts,
+          created_at: joined.contact_created_at,
+          updated_at: joined.contact_updated_at,
+        } as ContactsTable);
+  return { row: joined, groupId: joined.link_group_id, contact };
+}
