@@ -137,6 +137,43 @@ describe("resend a delivery (POST /sandbox/v1/deliveries/:id/resend)", () => {
     expect((await onlyDelivery(t)).attempts).toHaveLength(2);
   });
 
+  it("a ladder attempt still on the wire when a resend settles its delivery is recorded after it, and retries nothing", async () => {
+    await createHook();
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let arrived = () => {};
+    const onTheWire = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    receiver.reply((_request, n) => {
+      if (n !== 1) return { status: 204 };
+      arrived();
+      return { status: 503, after: gate };
+    });
+    emitTestEvent(t.sandbox.ctx);
+    const advancing = t.advance(0);
+    await onTheWire;
+
+    const resent = (await resend(t, (await onlyDelivery(t)).id)).body.data as Delivery;
+    expect(resent.status).toBe("succeeded");
+    expect(resent.attempts.map((a) => [a.n, a.status_code, a.resend])).toEqual([[1, 204, true]]);
+    release();
+    await advancing;
+
+    // The 503 of the first rung lands on a delivery that is no longer pending: it is recorded as
+    // the second attempt and moves nothing, so no retry follows.
+    const after = await onlyDelivery(t);
+    expect(after).toMatchObject({ status: "succeeded", next_attempt_at: null });
+    expect(after.attempts.map((a) => [a.n, a.status_code, a.resend])).toEqual([
+      [1, 204, true],
+      [2, 503, false],
+    ]);
+    await t.advance(86_400_000);
+    expect(receiver.requests).toHaveLength(2);
+  });
+
   it("an unacknowledged resend changes no status and uses up no rung of the ladder", async () => {
     await createHook();
     receiver.reply(() => ({ status: 500 }));

@@ -10,9 +10,12 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** How the receiver answers: a status (and optional headers and body, "ok" by default), or never ("hang"). */
+/**
+ * How the receiver answers: a status (and optional headers and body, "ok" by default), once
+ * `after` resolves when given, or never ("hang").
+ */
 export type ReceiverReply =
-  | { status: number; headers?: Record<string, string>; delayMs?: number; body?: string }
+  | { status: number; headers?: Record<string, string>; delayMs?: number; body?: string; after?: Promise<unknown> }
   | "hang";
 
 /** A real HTTP receiver on 127.0.0.1 and a random port. */
@@ -62,7 +65,8 @@ export async function startReceiver(into: Partial<Receiver> = {}): Promise<Recei
         receiver.answered.push(request);
         res.writeHead(reply.status, reply.headers).end(reply.body ?? "ok");
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
+      if (reply.after) void reply.after.then(send);
+      else if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();
     });
   });

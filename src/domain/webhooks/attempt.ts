@@ -1,14 +1,16 @@
 import { SIGNATURE_HEADER, signatureHeader } from "../../lib/webhook-signature.js";
+import { deleteJob } from "../../store/core/index.js";
 import {
   findAttemptWork,
   findDeliveryWithAttempts,
   insertAttempt,
+  insertNextAttempt,
   type AttemptWork,
 } from "../../store/webhooks/index.js";
 import { scheduleJob, type DomainContext, type JobCompletion, type JobRun } from "../core/index.js";
 import { connectionsOf } from "./connections.js";
 import { abandonPendingDeliveries, deliveryView } from "./deliveries.js";
-import { applyDeliveryTransition, type DeliveryTrigger } from "./delivery-states.js";
+import { applyDeliveryTransition, applyToPendingDelivery, type AttemptTrigger } from "./delivery-states.js";
 import { postOverPool, postWebhook, type PostOptions, type PostOutcome } from "./http.js";
 import { ATTEMPT_JOB, isDeliveryCommitted } from "./new-delivery.js";
 import { waitAfterAttempt } from "./retry-ladder.js";
@@ -161,12 +163,17 @@ export async function attemptDelivery(ctx: DomainContext, plan: AttemptPlan): Pr
 }
 
 /** The row of the delivery status table an attempt's outcome leads to (the ladder decides retries). */
-function triggerAfter(outcome: Outcome, n: number): DeliveryTrigger {
+function triggerAfter(outcome: Outcome, n: number): AttemptTrigger {
   if (outcome.result === "succeeded") return "acknowledged";
   if (outcome.result === "dropped") return "dropped";
   return waitAfterAttempt(n) === undefined ? "ladder_exhausted" : "attempt_failed";
 }
 
+/**
+ * Writes an attempt's record and moves its delivery. Most attempts find their delivery pending,
+ * as they left it: one conditional write moves it and the attempt takes the next number, with no
+ * read. One that a resend, reset or restore moved meanwhile is read again and recorded as it is.
+ */
 function recordAttempt(
   ctx: DomainContext,
   deliveryId: string,
@@ -174,28 +181,34 @@ function recordAttempt(
   attempt: { n: number; startedAt: number; durationMs: number; outcome: Outcome },
 ): void {
   const { n, startedAt, durationMs, outcome } = attempt;
-  const delivery = findDeliveryWithAttempts(ctx.db, deliveryId);
-  if (!delivery) return;
-  insertAttempt(ctx.db, {
+  const now = ctx.clock.now();
+  const trigger = triggerAfter(outcome, n);
+  const record = {
     delivery_id: deliveryId,
-    n: delivery.attempts_made + 1,
     at: startedAt,
     status_code: outcome.statusCode,
     error: outcome.error,
     duration_ms: durationMs,
     resend: 0,
     signature: outcome.signature ?? null,
-  });
-  const now = ctx.clock.now();
-  const trigger = triggerAfter(outcome, n);
+  };
   let next: { at: number; jobId: number } | undefined;
-  if (trigger === "attempt_failed" && delivery.status === "pending") {
+  if (trigger === "attempt_failed") {
     // A retry's wait counts from the virtual time its attempt started. Retries take no lane: a
     // retrying delivery never holds back later events.
     const at = startedAt + (waitAfterAttempt(n) as number);
     next = { at, jobId: scheduleJob(ctx, ATTEMPT_JOB, { delivery_id: deliveryId }, at) };
   }
-  applyDeliveryTransition(ctx, delivery, trigger, { attemptCount: n, next, at: now });
+  if (applyToPendingDelivery(ctx, deliveryId, trigger, { attemptCount: n, next, at: now })) {
+    insertNextAttempt(ctx.db, record);
+  } else {
+    // Moved meanwhile: no retry for it; the attempt is recorded on what is there, if anything.
+    if (next) deleteJob(ctx.db, next.jobId);
+    const delivery = findDeliveryWithAttempts(ctx.db, deliveryId);
+    if (!delivery) return;
+    insertAttempt(ctx.db, { ...record, n: delivery.attempts_made + 1 });
+    applyDeliveryTransition(ctx, delivery, trigger, { attemptCount: n, at: now });
+  }
   // Views are built only for live listeners (webhooks listen, the inspector).
   if (!ctx.bus.has("delivery")) return;
   const view = deliveryView(ctx, deliveryId);

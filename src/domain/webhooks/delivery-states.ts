@@ -1,5 +1,5 @@
 import type { DeliveryStatus } from "../../contract/statuses.js";
-import { saveDeliveryState, type DeliveryRow } from "../../store/webhooks/index.js";
+import { saveDeliveryState, savePendingDeliveryState, type DeliveryRow } from "../../store/webhooks/index.js";
 import type { DomainContext } from "../core/index.js";
 
 /** One row of the delivery status table: allowed from-states → to-state, and whether an attempt follows. */
@@ -70,4 +70,31 @@ export function applyDeliveryTransition(
     updated_at: change.at,
   });
   return true;
+}
+
+/** A row of the table whose only from-state is pending: what an attempt's outcome leads to. */
+export type AttemptTrigger = "acknowledged" | "attempt_failed" | "ladder_exhausted" | "dropped";
+
+/**
+ * Moves a delivery by a row of the table that leaves only `pending`, in one statement whose WHERE
+ * checks that it is still pending (no read first). False, with nothing written, when the delivery
+ * is gone or no longer pending (a resend, reset or restore came between): the caller then reads
+ * it and goes through `applyDeliveryTransition`.
+ */
+export function applyToPendingDelivery(
+  ctx: DomainContext,
+  id: string,
+  trigger: AttemptTrigger,
+  change: DeliveryChange & { attemptCount: number },
+): boolean {
+  const transition: DeliveryTransition = DELIVERY_TRANSITIONS[trigger];
+  const next = transition.nextAttempt ? change.next : undefined;
+  return savePendingDeliveryState(ctx.db, {
+    id,
+    attempt_count: change.attemptCount,
+    status: transition.to,
+    next_attempt_at: next?.at ?? null,
+    job_id: next?.jobId ?? null,
+    updated_at: change.at,
+  });
 }

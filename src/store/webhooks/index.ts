@@ -24,4 +24,5 @@ export {
   type AttemptWork,
   type DeliveryRow,
 } from "./deliveries.js";
+export { insertNextAttempt, savePendingDeliveryState } from "./pending-attempt.js";
 export type { WebhookTables } from "./tables.js";
