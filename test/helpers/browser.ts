@@ -39,15 +39,36 @@ export interface BrowserHandle {
   errors: string[];
 }
 
-/** Launches Chromium with playwright-core for the tests of a describe block. */
+/**
+ * One Chromium per test worker, launched by the first file that asks and shared by the files after
+ * it (they share the worker's modules: `isolate: false`): a launch costs a second or more, and each
+ * page gets a context of its own, so nothing of one file's pages reaches another's. Playwright
+ * kills the browser when the worker exits.
+ */
+let shared: Promise<Browser> | undefined;
+function sharedBrowser(): Promise<Browser> {
+  shared ??= chromium
+    // Root needs --no-sandbox (TOOLCHAIN.md).
+    .launch({ executablePath: CHROMIUM ?? undefined, args: ["--no-sandbox"] })
+    .then((browser) => {
+      browser.on("disconnected", () => {
+        shared = undefined;
+      });
+      return browser;
+    });
+  return shared;
+}
+
+/** Chromium with playwright-core for the tests of a describe block; the pages it opened are closed after them. */
 export function useBrowser(): BrowserHandle {
   const handle = { errors: [] as string[] } as BrowserHandle;
+  const opened: Page[] = [];
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    // Root needs --no-sandbox (TOOLCHAIN.md).
-    handle.browser = await chromium.launch({ executablePath: CHROMIUM ?? undefined, args: ["--no-sandbox"] });
+    handle.browser = await sharedBrowser();
     handle.open = async ({ width = 1280, height = 800, dark = false } = {}) => {
       const page = await handle.browser.newPage({ viewport: { width, height }, colorScheme: dark ? "dark" : "light" });
+      opened.push(page);
       page.on("pageerror", (error) => handle.errors.push(`page error: ${error.message}`));
       page.on("console", (message) => {
         if (message.type() === "error") handle.errors.push(`console: ${message.text()}`);
@@ -56,7 +77,15 @@ export function useBrowser(): BrowserHandle {
     };
   }, 60_000);
   afterAll(async () => {
-    await handle.browser?.close();
+    // newPage made each page its own context: closing the context closes the page.
+    await Promise.all(
+      opened.splice(0).map((page) =>
+        page
+          .context()
+          .close()
+          .catch(() => undefined),
+      ),
+    );
   });
   return handle;
 }
