@@ -5,6 +5,7 @@ import type { ChaosKind, ChaosLogEntry, ChaosProfileName, ChaosStatus } from "..
 import { dateTimeOf } from "../format.js";
 import { hrefOf } from "../route.js";
 import { refresh, useInspector, useLive } from "../state.js";
+import { ErrorAlert, TextField, useAction } from "./form-parts.js";
 
 /** The profiles, gentlest first (the contract's list; the page imports no contract code). */
 const PROFILES: ChaosProfileName[] = ["mild", "rough"];
@@ -65,21 +66,13 @@ export function ChaosView() {
 function StatusAndSwitch({ client, status, onDone }: { client: MsgctlClient; status: ChaosStatus; onDone(): void }) {
   const [seed, setSeed] = useState("");
   const [profile, setProfile] = useState<ChaosProfileName>("mild");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const act = async (change: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, run } = useAction();
+  const act = (change: () => Promise<unknown>) =>
+    run(async () => {
       await change();
       onDone();
       refresh();
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   // A whole number written plainly is a number seed, as on the command line (42 and "42" decide alike).
   const seedValue = /^-?[1-9]\d{0,14}$|^0$/.test(seed.trim()) ? Number(seed.trim()) : seed.trim();
   return (
@@ -103,17 +96,7 @@ function StatusAndSwitch({ client, status, onDone }: { client: MsgctlClient; sta
           void act(() => client.chaos.on({ seed: seedValue, profile }));
         }}
       >
-        <label>
-          Seed{" "}
-          <input
-            value={seed}
-            onInput={(e) => setSeed(e.currentTarget.value)}
-            placeholder="42"
-            size={12}
-            maxLength={200}
-            required
-          />
-        </label>
+        <TextField label="Seed" value={seed} onValue={setSeed} placeholder="42" size={12} maxLength={200} required />
         <label>
           Profile{" "}
           <select value={profile} onChange={(e) => setProfile(e.currentTarget.value as ChaosProfileName)}>
@@ -131,11 +114,7 @@ function StatusAndSwitch({ client, status, onDone }: { client: MsgctlClient; sta
           </button>
         )}
       </form>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { dateTimeOf } from "../format.js";
 import { sandboxNow, setClock, useInspector } from "../state.js";
+import { useAction } from "./form-parts.js";
 
 const STEPS = ["5s", "1m", "10m", "1h", "24h"];
 
@@ -8,8 +9,7 @@ const STEPS = ["5s", "1m", "10m", "1h", "24h"];
 export function ClockBar() {
   const inspector = useInspector();
   const [duration, setDuration] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const [, tick] = useState(0);
   const real = inspector.clock?.mode === "real";
   // A real clock moves between reads: redraw it every second.
@@ -21,17 +21,7 @@ export function ClockBar() {
   if (!inspector.clock || !inspector.client) return null;
   const client = inspector.client;
 
-  const advance = async (by: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      setClock(await client.sandbox.advance(by));
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const advance = (by: string) => run(async () => setClock(await client.sandbox.advance(by)));
 
   return (
     <section class="clock" aria-label="Sandbox clock">

@@ -3,19 +3,17 @@ import type { ChatResource, MessageResource } from "../../contract/types.js";
 import type { MsgctlClient } from "../../client/client.js";
 import { EFFECT_CHOICES } from "../format.js";
 import { refresh } from "../state.js";
+import { ErrorAlert, useAction } from "./form-parts.js";
 
 /** What both composers share: a text, files, a send that reports its error. */
 function useComposer() {
   const [text, setText] = useState("");
   const [files, setFiles] = useState<File[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const fileInput = useRef<HTMLInputElement>(null);
   const submit = async (send: (attachmentIds: string[] | undefined) => Promise<unknown>, client: MsgctlClient) => {
     if (!text.trim() && files.length === 0) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       // A File is a Blob with a name: sent as FormData, which browsers can send.
       const sources = files.map((file) => ({ filename: file.name, data: file }));
       const attachmentIds = files.length > 0 ? (await client.attachments.upload(sources)).map((a) => a.id) : undefined;
@@ -24,11 +22,7 @@ function useComposer() {
       setFiles([]);
       if (fileInput.current) fileInput.current.value = "";
       refresh();
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   // An error is about the send that failed: editing starts the next one.
   const edit = (next: string) => {
@@ -138,11 +132,7 @@ export function BusinessComposer(props: {
           Mark thread read
         </button>
       </div>
-      {composer.error && (
-        <p class="error" role="alert">
-          {composer.error}
-        </p>
-      )}
+      <ErrorAlert error={composer.error} />
     </form>
   );
 }
@@ -219,11 +209,7 @@ export function ContactComposer(props: {
           {props.typing ? "Stop typing" : "Type…"}
         </button>
       </div>
-      {composer.error && (
-        <p class="error" role="alert">
-          {composer.error}
-        </p>
-      )}
+      <ErrorAlert error={composer.error} />
     </form>
   );
 }

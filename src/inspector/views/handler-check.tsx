@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { MsgctlClient } from "../../client/client.js";
 import type { WebhookCheckReport } from "../../contract/types.js";
+import { ErrorAlert, TextField, useAction } from "./form-parts.js";
 
 /**
  * "Check a handler": the battery of `msgctl webhooks check` sent to the user's own handler
@@ -11,21 +12,12 @@ export function HandlerCheck({ client, url: suggested }: { client: MsgctlClient;
   // null until typed in: the selected endpoint's URL is offered meanwhile.
   const [url, setUrl] = useState<string | null>(null);
   const [secret, setSecret] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
   const [report, setReport] = useState<WebhookCheckReport | null>(null);
   const target = url ?? suggested;
   const check = async () => {
-    setBusy(true);
-    setError(null);
     setReport(null);
-    try {
-      setReport(await client.webhooks.check({ url: target, secret }));
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    await run(async () => setReport(await client.webhooks.check({ url: target, secret })));
   };
   const failed = report?.probes.filter((probe) => probe.verdict === "fail").length ?? 0;
   return (
@@ -42,36 +34,28 @@ export function HandlerCheck({ client, url: suggested }: { client: MsgctlClient;
           void check();
         }}
       >
-        <label>
-          URL{" "}
-          <input
-            type="url"
-            value={target}
-            onInput={(e) => setUrl(e.currentTarget.value)}
-            placeholder="http://localhost:3000/webhooks"
-            required
-          />
-        </label>
-        <label>
-          Secret{" "}
-          <input
-            value={secret}
-            onInput={(e) => setSecret(e.currentTarget.value)}
-            placeholder="whsec_…"
-            minLength={16}
-            maxLength={200}
-            required
-          />
-        </label>
+        <TextField
+          label="URL"
+          url
+          value={target}
+          onValue={setUrl}
+          placeholder="http://localhost:3000/webhooks"
+          required
+        />
+        <TextField
+          label="Secret"
+          value={secret}
+          onValue={setSecret}
+          placeholder="whsec_…"
+          minLength={16}
+          maxLength={200}
+          required
+        />
         <button type="submit" disabled={busy}>
           {busy ? "Checking…" : "Check"}
         </button>
       </form>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {report && (
         <>
           <p data-testid="check-verdict" class={report.passed ? "check-passed" : "check-failed"}>

@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import type { MsgctlClient } from "../../client/client.js";
 import { dateTimeOf } from "../format.js";
 import { restarted, useLive } from "../state.js";
+import { useAction } from "./form-parts.js";
 
 /** The rule a snapshot's name follows, as the sandbox checks it (said before a request is made). */
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
@@ -14,24 +15,17 @@ const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 export function SnapshotsMenu({ client }: { client: MsgctlClient }) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const [done, setDone] = useState<string | null>(null);
   // Read only while the menu is open; then again on every change of the sandbox.
   const list = useLive(open ? () => client.snapshots.list() : null, [client, open]);
 
-  const act = async (action: () => Promise<string>) => {
-    setBusy(true);
-    setError(null);
+  const act = (action: () => Promise<string>) => {
     setDone(null);
-    try {
+    return run(async () => {
       setDone(await action());
       list.reload();
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const save = (snapshot: string) =>
     act(async () => {

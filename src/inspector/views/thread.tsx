@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import type { ChatResource, MessageResource, ReactionView } from "../../contract/types.js";
 import type { MsgctlClient } from "../../client/client.js";
 import type { Page } from "../../contract/types.js";
@@ -6,6 +6,7 @@ import { channelName, timeOf } from "../format.js";
 import { refresh, sandboxNow, useInspector, useLive } from "../state.js";
 import { Bubble, outboundStatus } from "./bubble.js";
 import { BusinessComposer, ContactComposer } from "./composers.js";
+import { MessageList, TypingBubble } from "./message-list.js";
 import { ContactMessageActions } from "./message-actions.js";
 import { ContactProfile, NumberFaultsMenu } from "./world-tools.js";
 
@@ -258,61 +259,5 @@ function RenameAsMember({ client, chat, from }: { client: MsgctlClient; chat: Ch
     >
       Rename…
     </button>
-  );
-}
-
-/** A phone's scrolling list of bubbles, kept at the bottom while new ones arrive unless scrolled up. */
-function MessageList(props: {
-  label: string;
-  messages: MessageResource[];
-  hasOlder: boolean;
-  loadOlder(): Promise<void>;
-  error: string | null;
-  children: preact.ComponentChildren;
-}) {
-  const list = useRef<HTMLOListElement>(null);
-  const pinned = useRef(true);
-  useLayoutEffect(() => {
-    const element = list.current;
-    if (element && pinned.current) element.scrollTop = element.scrollHeight;
-  }, [props.messages, props.children]);
-  return (
-    <ol
-      class="messages"
-      ref={list}
-      aria-label={props.label}
-      tabIndex={0}
-      onScroll={(e) => {
-        const element = e.currentTarget;
-        pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
-      }}
-    >
-      {props.hasOlder && (
-        <li class="older">
-          <button type="button" onClick={() => void props.loadOlder()}>
-            Load earlier messages
-          </button>
-        </li>
-      )}
-      {props.error && (
-        <li class="error" role="alert">
-          {props.error}
-        </li>
-      )}
-      {props.children}
-    </ol>
-  );
-}
-
-function TypingBubble({ from }: { from: string | null }) {
-  return (
-    <li class="message theirs typing" aria-live="polite">
-      {from && <span class="sender">{from}</span>}
-      <p class="bubble typing-dots" aria-label="typing">
-        <span />
-        <span />
-        <span />
-      </p>
-    </li>
   );
 }

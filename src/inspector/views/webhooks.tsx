@@ -4,6 +4,7 @@ import { chaosHeaderOf } from "../../client/chaos.js";
 import type { MsgctlClient } from "../../client/client.js";
 import { dateTimeOf } from "../format.js";
 import { hrefOf } from "../route.js";
+import { useAction } from "./form-parts.js";
 import { HandlerCheck } from "./handler-check.js";
 import { refresh, sandboxNow, useInspector, useLive } from "../state.js";
 import { Ladder, type RetryLadderRead, useRetryLadder } from "./retry-ladder.js";
@@ -206,21 +207,13 @@ function ladderRung(delivery: Delivery, attempt: Delivery["attempts"][number]): 
 
 /** One more attempt now (POST /sandbox/v1/deliveries/:id/resend), outside the ladder. */
 function ResendButton({ client, id, onDone }: { client: MsgctlClient; id: string; onDone(): void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const resend = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, run } = useAction();
+  const resend = () =>
+    run(async () => {
       await client.webhooks.resend(id);
       onDone();
       refresh();
-    } catch (failure) {
-      setError((failure as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <p class="row">
       <button type="button" disabled={busy} onClick={() => void resend()}>
