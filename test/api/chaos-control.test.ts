@@ -1,27 +1,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { decideDelivery } from "../../src/domain/chaos/index.js";
-import { seedWhere } from "../helpers/chaos.js";
+import { MILD_RATES, ROUGH_RATES, seedWhere } from "../helpers/chaos.js";
 import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 
 /** PUT, GET and DELETE /sandbox/v1/chaos and GET /sandbox/v1/chaos/log (docs/chaos.md, docs/control-api.md). */
 
 const OFF = { enabled: false, seed: null, profile: null, rates: null };
-const MILD = {
-  duplicate: 0.05,
-  reordered: 0.05,
-  delayed: 0.1,
-  send_error: 0.05,
-  number_offline: 0.01,
-  receipt_lost: 0.02,
-};
-const ROUGH = {
-  duplicate: 0.25,
-  reordered: 0.2,
-  delayed: 0.3,
-  send_error: 0.2,
-  number_offline: 0.05,
-  receipt_lost: 0.1,
-};
 
 const status = async (t: TestSandbox) => (await t.api("GET", "/sandbox/v1/chaos")).body.data;
 
@@ -57,9 +41,9 @@ describe("/sandbox/v1/chaos: switching seeded chaos on and off", () => {
   it("PUT takes an integer or a string seed; the profile is mild unless rough is asked for", async () => {
     let res = await t.api("PUT", "/sandbox/v1/chaos", { body: { seed: 42 } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ enabled: true, seed: 42, profile: "mild", rates: MILD });
+    expect(res.body.data).toEqual({ enabled: true, seed: 42, profile: "mild", rates: MILD_RATES });
     res = await t.api("PUT", "/sandbox/v1/chaos", { body: { seed: "ci-1234", profile: "rough" } });
-    expect(res.body.data).toEqual({ enabled: true, seed: "ci-1234", profile: "rough", rates: ROUGH });
+    expect(res.body.data).toEqual({ enabled: true, seed: "ci-1234", profile: "rough", rates: ROUGH_RATES });
     expect(await status(t)).toEqual(res.body.data);
   });
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { decideDelivery } from "../../src/domain/chaos/index.js";
 import { runCli, spawnServe, useServe, type ServeProcess } from "../helpers/cli.js";
-import { seedWhere, withoutIdsAndTimes } from "../helpers/chaos.js";
+import { MILD_RATES, ROUGH_RATES, seedWhere, withoutIdsAndTimes } from "../helpers/chaos.js";
 import { useReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 
 /**
@@ -16,23 +16,6 @@ import { useReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 const KEY = "sk_test_acme_0000000000000000";
 const NUMBER = "+14155550101";
 const CONTACT = "+14155550191";
-
-const MILD = {
-  duplicate: 0.05,
-  reordered: 0.05,
-  delayed: 0.1,
-  send_error: 0.05,
-  number_offline: 0.01,
-  receipt_lost: 0.02,
-};
-const ROUGH = {
-  duplicate: 0.25,
-  reordered: 0.2,
-  delayed: 0.3,
-  send_error: 0.2,
-  number_offline: 0.05,
-  receipt_lost: 0.1,
-};
 
 const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |msgctl crashed/);
 
@@ -53,7 +36,12 @@ describe("`msgctl chaos` against `serve --chaos 42:rough`", { timeout: 60_000 },
   const base = () => sandbox.serve.ready.base_url;
 
   it("serve --chaos switches it on from the start; `chaos status --json` prints { enabled, seed, profile, rates }", async () => {
-    expect(await sandbox.json("chaos", "status")).toEqual({ enabled: true, seed: 42, profile: "rough", rates: ROUGH });
+    expect(await sandbox.json("chaos", "status")).toEqual({
+      enabled: true,
+      seed: 42,
+      profile: "rough",
+      rates: ROUGH_RATES,
+    });
     // Under --json serve says so in a log record after the ready line.
     expect(sandbox.serve.lines.slice(1).map((line) => JSON.parse(line))).toContainEqual(
       expect.objectContaining({ level: "info", msg: "chaos on", seed: 42, profile: "rough" }),
@@ -70,7 +58,7 @@ describe("`msgctl chaos` against `serve --chaos 42:rough`", { timeout: 60_000 },
       enabled: true,
       seed: "ci-run-7",
       profile: "mild",
-      rates: MILD,
+      rates: MILD_RATES,
     });
     // A whole number written plainly is a number; 007 stays text (its own seed).
     expect(await sandbox.json("chaos", "on", "007", "--profile", "rough")).toMatchObject({ seed: "007" });
@@ -269,7 +257,7 @@ describe("a run replayed with its seed by `serve --chaos`", { timeout: 120_000 }
     // Chaos is the database's state: a start without --chaos finds it still on.
     const again = await serve(["--db", db]);
     const status = await runCli(["chaos", "status", "--json", "--base-url", again.ready.base_url, "--api-key", KEY]);
-    expect(JSON.parse(status.stdout)).toEqual({ enabled: true, seed, profile: "rough", rates: ROUGH });
+    expect(JSON.parse(status.stdout)).toEqual({ enabled: true, seed, profile: "rough", rates: ROUGH_RATES });
     await stop(again);
   });
 });

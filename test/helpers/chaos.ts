@@ -1,5 +1,25 @@
 import { CHAOS_PROFILES, type ActiveChaos } from "../../src/domain/chaos/index.js";
 
+/** The mild profile's rates as docs/chaos.md lists them (literal: the contract, not the source's table). */
+export const MILD_RATES = {
+  duplicate: 0.05,
+  reordered: 0.05,
+  delayed: 0.1,
+  send_error: 0.05,
+  number_offline: 0.01,
+  receipt_lost: 0.02,
+};
+
+/** The rough profile's rates as docs/chaos.md lists them. */
+export const ROUGH_RATES = {
+  duplicate: 0.25,
+  reordered: 0.2,
+  delayed: 0.3,
+  send_error: 0.2,
+  number_offline: 0.05,
+  receipt_lost: 0.1,
+};
+
 /** Chaos in force with this seed and profile, as the domain holds it (to ask the pure decisions). */
 export const chaosOf = (seed: string | number, profile: "mild" | "rough" = "rough"): ActiveChaos => ({
   seed,
