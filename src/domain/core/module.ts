@@ -15,7 +15,18 @@ export interface DomainModule {
 }
 
 /** A job handler with its context bound: what the scheduler calls. */
-export type BoundJobHandler = (payload: unknown, run: JobRun) => void | Promise<void | JobCompletion>;
+export interface BoundJobHandler {
+  (payload: unknown, run: JobRun): void | Promise<void | JobCompletion>;
+  /**
+   * True when the handler is an async function: nothing in it throws to its caller (a failure
+   * rejects its promise once the call has returned), and it writes only in transactions of its own
+   * or its completion (JobHandler), so the scheduler starts it without a savepoint around the call.
+   */
+  readonly isAsync?: boolean;
+}
+
+/** The constructor of every `async function`, to tell them from functions that may return a promise. */
+const AsyncFunction = (async () => {}).constructor;
 
 /** The fan-outs of every module, in order. */
 export function fanOutsOf(modules: readonly DomainModule[]): EventFanOut[] {
@@ -28,7 +39,8 @@ export function jobHandlersOf(ctx: DomainContext, modules: readonly DomainModule
   for (const module of modules) {
     for (const [kind, handler] of Object.entries(module.jobs ?? {})) {
       if (kind in handlers) throw new Error(`Job kind "${kind}" is declared twice (module ${module.name})`);
-      handlers[kind] = (payload, run) => handler(ctx, payload, run);
+      const bound = (payload: unknown, run: JobRun) => handler(ctx, payload, run);
+      handlers[kind] = Object.assign(bound, { isAsync: handler instanceof AsyncFunction });
     }
   }
   return handlers;
