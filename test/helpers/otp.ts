@@ -17,6 +17,9 @@ export const OTP_WHATSAPP = "+14155550189";
 /** A phone that verifies in the tests (fictional, default profile: iMessage, WhatsApp). */
 export const PHONE = "+14155550123";
 
+/** A second phone, for texts from someone other than the challenge's phone. */
+export const OTHER_PHONE = "+14155550124";
+
 const account = (name: string, key: string, extra: Record<string, unknown> = {}) => ({
   name,
   api_key: `sk_test_${name.toLowerCase()}_${"0".repeat(16)}`,

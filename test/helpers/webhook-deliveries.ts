@@ -1,0 +1,31 @@
+import { expect } from "vitest";
+import type { TestSandbox } from "./sandbox.js";
+
+/** Subscribes a webhook endpoint at `url` (POST /v1/webhooks, 201), answering its id and secret. */
+export async function createHook(t: TestSandbox, url: string, body: Record<string, unknown> = {}) {
+  const res = await t.api("POST", "/v1/webhooks", { body: { url, ...body } });
+  expect(res.status).toBe(201);
+  return res.body.data as { id: string; secret: string };
+}
+
+/** The deliveries as GET /sandbox/v1/deliveries lists them (200), with each attempt. */
+export async function deliveries(t: TestSandbox, query = "") {
+  const res = await t.api("GET", `/sandbox/v1/deliveries${query}`);
+  expect(res.status).toBe(200);
+  return res.body.data as {
+    id: string;
+    webhook_id: string;
+    event_id: string;
+    event_type: string;
+    status: string;
+    attempts: {
+      n: number;
+      at: string;
+      status_code: number | null;
+      error: string | null;
+      duration_ms: number;
+      signature: string | null;
+    }[];
+    next_attempt_at: string | null;
+  }[];
+}
