@@ -23,7 +23,7 @@ import { stripVTControlCharacters } from "node:util";
 import { build } from "esbuild";
 import { buildCommit } from "./build-info.mjs";
 import { buildInspector } from "./build-inspector.mjs";
-import { parsedDefaultFixture } from "./default-fixture.mjs";
+import { migratedSchemaScript, parsedDefaultFixture } from "./default-fixture.mjs";
 import { buildSeaBundles, packageVersion } from "./sea-bundles.mjs";
 import { trainCodeCaches } from "./train-code-cache.mjs";
 
@@ -128,6 +128,7 @@ await buildSeaBundles({
     __MSGCTL_VERSION__: JSON.stringify(packageVersion()),
     __MSGCTL_COMMIT__: JSON.stringify(buildCommit()),
     __MSGCTL_DEFAULT_FIXTURE__: JSON.stringify(await parsedDefaultFixture()),
+    __MSGCTL_SCHEMA_SCRIPT__: JSON.stringify(await migratedSchemaScript()),
   },
   plugins: [carriedPackages],
 });

@@ -4,7 +4,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 import { buildInspector } from "./build-inspector.mjs";
-import { NODE_ESM_BUNDLE, parsedDefaultFixture } from "./default-fixture.mjs";
+import { NODE_ESM_BUNDLE, migratedSchemaScript, parsedDefaultFixture } from "./default-fixture.mjs";
 
 // Stale chunks from earlier builds would be loaded by nothing but still shipped.
 rmSync("dist/chunks", { recursive: true, force: true });
@@ -25,6 +25,7 @@ await build({
   define: {
     __MSGCTL_VERSION__: JSON.stringify(JSON.parse(readFileSync("package.json", "utf8")).version),
     __MSGCTL_DEFAULT_FIXTURE__: JSON.stringify(await parsedDefaultFixture()),
+    __MSGCTL_SCHEMA_SCRIPT__: JSON.stringify(await migratedSchemaScript()),
   },
   logLevel: "warning",
 });

@@ -14,6 +14,7 @@
 import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { build } from "esbuild";
+import { phoneMetadataAsJson, zodEnglishOnly } from "./bundle-plugins.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
@@ -163,7 +164,7 @@ export async function buildSeaBundles({ outdir, define = {}, plugins = [], write
     stdin: { contents: sandboxEntry(targets), resolveDir: ROOT, sourcefile: "sandbox-entry.js", loader: "js" },
     outfile: join(outdir, "sandbox.js"),
     write,
-    plugins: [fromClient(ownModules(probe.metafile), shared), ...plugins],
+    plugins: [fromClient(ownModules(probe.metafile), shared), zodEnglishOnly, phoneMetadataAsJson, ...plugins],
   });
   // 3. The client with its registry of what the sandbox takes (modules it already holds).
   const client = await build({

@@ -91,5 +91,10 @@ describe("what a client command loads (the built bundle's static imports)", () =
     const inputs = staticallyLoaded(outputOf("src/cli/commands/serve.ts") as string);
     for (const layer of ["src/server/", "src/store/", "src/domain/", "node_modules/zod/"])
       expect([...inputs].some((input) => input.startsWith(layer))).toBe(true);
+    // zod's namespace exports every locale; the builds keep English, the one msgctl speaks.
+    expect([...inputs].filter((input) => input.startsWith("node_modules/zod/v4/locales/"))).toEqual([
+      "node_modules/zod/v4/locales/index.js",
+      "node_modules/zod/v4/locales/en.js",
+    ]);
   });
 });

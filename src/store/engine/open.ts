@@ -6,7 +6,11 @@ import { Checkpointer, type WorkerSqlite } from "./checkpointer.js";
 import { createDb } from "./create-db.js";
 import type { Db } from "./db.js";
 import { migrateToLatest } from "./migrations/index.js";
+import { applySchemaScript, isEmptyDatabase } from "./migrations/schema-script.js";
 import type { Database } from "./schema.js";
+
+/** Set by the builds: what the migrations leave in a new database, as one script (migrations/schema-script.ts). */
+declare const __MSGCTL_SCHEMA_SCRIPT__: string | undefined;
 
 /** How to open a database. */
 export interface OpenOptions {
@@ -44,7 +48,10 @@ export async function openDatabase(path: string, options: OpenOptions = {}): Pro
   raw.pragma("temp_store = MEMORY");
 
   const q = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
-  await migrateToLatest(q);
+  // A new database takes the built script in one exec; any other runs the migrations it lacks.
+  if (typeof __MSGCTL_SCHEMA_SCRIPT__ === "string" && isEmptyDatabase(raw))
+    applySchemaScript(raw, __MSGCTL_SCHEMA_SCRIPT__);
+  else await migrateToLatest(q);
   const checkpointer = inMemory ? undefined : new Checkpointer(raw, path, options.workerSqlite);
   return createDb(raw, q, inMemory, checkpointer);
 }
