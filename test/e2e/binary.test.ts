@@ -236,24 +236,35 @@ describe("the single binary", () => {
         createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", done),
       );
       const base = JSON.parse(line).base_url as string;
-      // 100 sends commit 100 times: the worker starts at the 64th commit.
-      for (let i = 0; i < 100; i++) {
+      const send = async (i: number) => {
         const sent = await fetch(`${base}/v1/messages`, {
           method: "POST",
           headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
           body: JSON.stringify({ to: `+1415555${2000 + i}`, from_handle: "+14155550101", text: `m${i}` }),
         });
         expect(sent.status).toBe(202);
-      }
-      // Fewer frames than SQLite's own checkpoint waits for (1,000): only the worker copies them.
+      };
       // The WAL-index header: mxFrame at byte 16, nBackfill at byte 96 (sqlite.org/walformat.html).
+      const wal = () => {
+        const header = readFileSync(`${db}-shm`).subarray(0, 100);
+        return { frames: header.readUInt32LE(16), copied: header.readUInt32LE(96) };
+      };
+      // Each send commits once: the worker starts at the 64th commit. Past 1,000 frames SQLite's own
+      // checkpoint would copy them all and the next write would start the WAL over; the worker
+      // turns it off and copies without starting over (that waits for 8,192 frames). So ten more
+      // commits past 1,000 frames find the WAL still growing only when the worker copies.
+      let i = 0;
+      while (i < 64 || wal().frames <= 1_000) {
+        expect(i).toBeLessThan(2_000);
+        await send(i++);
+      }
+      for (const end = i + 10; i < end; ) await send(i++);
+      expect(wal().frames).toBeGreaterThan(1_000);
       await vi.waitFor(
         () => {
-          const header = readFileSync(`${db}-shm`).subarray(0, 100);
-          const frames = header.readUInt32LE(16);
-          expect(frames).toBeGreaterThan(0);
-          expect(frames).toBeLessThan(1_000);
-          expect(header.readUInt32LE(96)).toBe(frames);
+          const { frames, copied } = wal();
+          expect(frames).toBeGreaterThan(1_000);
+          expect(copied).toBe(frames);
         },
         { timeout: 10_000, interval: 50 },
       );
