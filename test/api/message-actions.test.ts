@@ -7,7 +7,6 @@ import {
   expectStatusAt,
   fault,
   inbound,
-  IPHONE,
   MAGIC,
   MAIN,
   message,
@@ -16,11 +15,9 @@ import {
   send,
   statusOf,
   SUPPORT,
+  postAction,
 } from "../helpers/messages.js";
-import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
-
-const post = (t: TestSandbox, id: string, action: string, body?: unknown) =>
-  t.api("POST", `/v1/messages/${id}/${action}`, { body });
+import { useSandbox } from "../helpers/sandbox.js";
 
 describe("react (spec 4.3): target delivered, iMessage or WhatsApp", () => {
   const t = useSandbox();
@@ -28,7 +25,7 @@ describe("react (spec 4.3): target delivered, iMessage or WhatsApp", () => {
 
   it("answers 200 with the Message, and the reaction lands after the send latency", async () => {
     const delivered = await deliveredIMessage(t);
-    const res = await post(t, delivered.id, "react", { reaction: "love" });
+    const res = await postAction(t, delivered.id, "react", { reaction: "love" });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id: delivered.id, status: "delivered" });
     const [action] = listMessageActions(t.sandbox.db, delivered.id);
@@ -43,7 +40,7 @@ describe("react (spec 4.3): target delivered, iMessage or WhatsApp", () => {
     "accepts %s",
     async (reaction) => {
       const delivered = await deliveredIMessage(t);
-      expect((await post(t, delivered.id, "react", { reaction, remove: true })).status).toBe(200);
+      expect((await postAction(t, delivered.id, "react", { reaction, remove: true })).status).toBe(200);
     },
   );
 
@@ -51,7 +48,7 @@ describe("react (spec 4.3): target delivered, iMessage or WhatsApp", () => {
     "refuses %j with 400 invalid_request naming reaction",
     async (reaction) => {
       const delivered = await deliveredIMessage(t);
-      const res = await post(t, delivered.id, "react", { reaction });
+      const res = await postAction(t, delivered.id, "react", { reaction });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^reaction: /);
     },
@@ -61,18 +58,18 @@ describe("react (spec 4.3): target delivered, iMessage or WhatsApp", () => {
     const sent = await send(t, {});
     await t.advance(3_000);
     expect(await statusOf(t, sent.id)).toBe("read");
-    expect((await post(t, sent.id, "react", { reaction: "like" })).status).toBe(200);
+    expect((await postAction(t, sent.id, "react", { reaction: "like" })).status).toBe(200);
   });
 
   it("reacts to a contact's inbound message", async () => {
     const received = await inbound(t, {});
-    expect((await post(t, received.id, "react", { reaction: "laugh" })).status).toBe(200);
+    expect((await postAction(t, received.id, "react", { reaction: "laugh" })).status).toBe(200);
   });
 
   it("works on WhatsApp", async () => {
     const sent = await send(t, { from_handle: SUPPORT, channel: "whatsapp" });
     await t.advance(700);
-    expect((await post(t, sent.id, "react", { reaction: "👍" })).status).toBe(200);
+    expect((await postAction(t, sent.id, "react", { reaction: "👍" })).status).toBe(200);
   });
 
   it.each([
@@ -95,7 +92,7 @@ describe("react (spec 4.3): target delivered, iMessage or WhatsApp", () => {
     ],
   ])("refuses a %s message with 409 invalid_state", async (_name, make) => {
     const id = await make();
-    const res = await post(t, id, "react", { reaction: "love" });
+    const res = await postAction(t, id, "react", { reaction: "love" });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe("invalid_state");
     expect(listMessageActions(t.sandbox.db, id)).toEqual([]);
@@ -104,14 +101,14 @@ describe("react (spec 4.3): target delivered, iMessage or WhatsApp", () => {
   it("refuses a delivered SMS with 409 invalid_state", async () => {
     const sent = await send(t, { to: MAGIC.noIMessage });
     await t.advance(700);
-    const res = await post(t, sent.id, "react", { reaction: "love" });
+    const res = await postAction(t, sent.id, "react", { reaction: "love" });
     expect(res.status).toBe(409);
     expect(res.body.message).toMatch(/SMS/);
   });
 
   it("answers 404 for a malformed or unknown id, before looking at the body", async () => {
-    expect((await post(t, "nope", "react", { reaction: "love" })).status).toBe(404);
-    expect((await post(t, "7d0c8a3e-1111-4111-8111-111111111111", "react", {})).status).toBe(404);
+    expect((await postAction(t, "nope", "react", { reaction: "love" })).status).toBe(404);
+    expect((await postAction(t, "7d0c8a3e-1111-4111-8111-111111111111", "react", {})).status).toBe(404);
   });
 });
 
@@ -121,7 +118,7 @@ describe("edit (spec 4.3): iMessage only, lands asynchronously", () => {
 
   it("sets text and edited_at and fires message.edited when it lands, 200 ms later", async () => {
     const delivered = await deliveredIMessage(t);
-    const res = await post(t, delivered.id, "edit", { text: "fixed typo" });
+    const res = await postAction(t, delivered.id, "edit", { text: "fixed typo" });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ text: "hi", edited_at: null });
     await t.advance(199);
@@ -142,7 +139,7 @@ describe("edit (spec 4.3): iMessage only, lands asynchronously", () => {
   it("edits a sent message too", async () => {
     const sent = await send(t, { to: MAGIC.unreachable });
     await t.advance(200);
-    expect((await post(t, sent.id, "edit", { text: "x" })).status).toBe(200);
+    expect((await postAction(t, sent.id, "edit", { text: "x" })).status).toBe(200);
   });
 
   it.each([
@@ -168,7 +165,7 @@ describe("edit (spec 4.3): iMessage only, lands asynchronously", () => {
     ["on a contact's message", async () => (await inbound(t, {})).id, /own messages/],
   ])("refuses an edit %s with 409 invalid_state", async (_name, make, text) => {
     const id = await make();
-    const res = await post(t, id, "edit", { text: "new" });
+    const res = await postAction(t, id, "edit", { text: "new" });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: "invalid_state", message: expect.stringMatching(text) });
   });
@@ -177,7 +174,7 @@ describe("edit (spec 4.3): iMessage only, lands asynchronously", () => {
     "refuses body %j with 400 naming the field",
     async (body) => {
       const delivered = await deliveredIMessage(t);
-      const res = await post(t, delivered.id, "edit", body);
+      const res = await postAction(t, delivered.id, "edit", body);
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^(text|body): /);
     },
@@ -190,7 +187,7 @@ describe("unsend (spec section 3): delivered/sent → unsent, iMessage only", ()
 
   it("moves a delivered iMessage to unsent when it lands", async () => {
     const delivered = await deliveredIMessage(t);
-    const res = await post(t, delivered.id, "unsend");
+    const res = await postAction(t, delivered.id, "unsend");
     expect(res.status).toBe(200);
     await t.advance(200);
     expect(await statusOf(t, delivered.id)).toBe("unsent");
@@ -200,7 +197,7 @@ describe("unsend (spec section 3): delivered/sent → unsent, iMessage only", ()
     const start = t.sandbox.ctx.clock.now();
     const sent = await send(t, {});
     await expectStatusAt(t, sent.id, 200, "sent", start);
-    await post(t, sent.id, "unsend");
+    await postAction(t, sent.id, "unsend");
     await t.advance(10_000);
     expect(await statusOf(t, sent.id)).toBe("unsent");
     expect((await events(t, sent.id)).map((e) => e.type)).toEqual(["message.sent"]);
@@ -208,7 +205,7 @@ describe("unsend (spec section 3): delivered/sent → unsent, iMessage only", ()
 
   it("refuses edits, reactions and a second unsend of an unsent message with 409", async () => {
     const delivered = await deliveredIMessage(t);
-    await post(t, delivered.id, "unsend");
+    await postAction(t, delivered.id, "unsend");
     await t.advance(200);
     for (const [action, body] of [
       ["edit", { text: "x" }],
@@ -216,15 +213,15 @@ describe("unsend (spec section 3): delivered/sent → unsent, iMessage only", ()
       ["unsend", undefined],
       ["retry", undefined],
     ] as const) {
-      expect((await post(t, delivered.id, action, body)).status, action).toBe(409);
+      expect((await postAction(t, delivered.id, action, body)).status, action).toBe(409);
     }
   });
 
   it("drops a pending edit when the message is unsent first", async () => {
     const delivered = await deliveredIMessage(t);
     await fault(t, MAIN, { fault: "transient", count: 1 });
-    await post(t, delivered.id, "edit", { text: "late" });
-    await post(t, delivered.id, "unsend");
+    await postAction(t, delivered.id, "edit", { text: "late" });
+    await postAction(t, delivered.id, "unsend");
     await t.advance(60_000);
     const got = await message(t, delivered.id);
     expect(got).toMatchObject({ status: "unsent", text: "hi", edited_at: null });
@@ -242,69 +239,7 @@ describe("unsend (spec section 3): delivered/sent → unsent, iMessage only", ()
     ],
   ])("refuses an unsend %s with 409", async (_name, make) => {
     const id = await make();
-    expect((await post(t, id, "unsend")).status).toBe(409);
+    expect((await postAction(t, id, "unsend")).status).toBe(409);
     expect(await statusOf(t, id)).not.toBe("unsent");
-  });
-});
-
-describe("reactions, edits and unsends follow the retry policy but never fail the message (spec section 3)", () => {
-  const t = useSandbox();
-  resetBeforeEach(t);
-
-  it("retries an edit through transient errors every 30 s", async () => {
-    const delivered = await deliveredIMessage(t);
-    await fault(t, MAIN, { fault: "transient", count: 2 });
-    await post(t, delivered.id, "edit", { text: "third time" });
-    await t.advance(60_199);
-    expect((await message(t, delivered.id)).edited_at).toBeNull();
-    await t.advance(1);
-    expect((await message(t, delivered.id)).text).toBe("third time");
-  });
-
-  it("drops an edit after 5 transient failures; the message stays delivered", async () => {
-    const delivered = await deliveredIMessage(t);
-    await fault(t, MAIN, { fault: "transient", count: 5 });
-    await post(t, delivered.id, "edit", { text: "never" });
-    await t.advance(3_600_000);
-    expect(await message(t, delivered.id)).toMatchObject({ status: "delivered", text: "hi", error: null });
-    expect(listMessageActions(t.sandbox.db, delivered.id)[0]).toMatchObject({ status: "dropped", attempts: 5 });
-    expect((await events(t, delivered.id)).map((e) => e.type)).not.toContain("message.failed");
-  });
-
-  it("waits for an offline number, and lands at its next backoff slot once online", async () => {
-    const delivered = await deliveredIMessage(t);
-    await fault(t, MAIN, { fault: "offline" });
-    await post(t, delivered.id, "unsend");
-    await t.advance(40_000); // attempts at 0.2 s and 30.2 s; next at 90.2 s
-    await fault(t, MAIN, { fault: "online" });
-    await t.advance(50_199);
-    expect(await statusOf(t, delivered.id)).toBe("delivered");
-    await t.advance(1);
-    expect(await statusOf(t, delivered.id)).toBe("unsent");
-  });
-
-  it("drops an unsend still offline after 24 h; the message is not failed", async () => {
-    const delivered = await deliveredIMessage(t);
-    await fault(t, MAIN, { fault: "offline" });
-    await post(t, delivered.id, "unsend");
-    await t.advance(25 * 3_600_000);
-    expect(await statusOf(t, delivered.id)).toBe("delivered");
-    expect(listMessageActions(t.sandbox.db, delivered.id)[0]).toMatchObject({
-      status: "dropped",
-      error: expect.stringMatching(/24 hours/),
-    });
-  });
-
-  it("drops a WhatsApp reaction at once when the session needs re-linking", async () => {
-    const sent = await send(t, { from_handle: SALES, channel: "whatsapp", to: IPHONE });
-    await t.advance(700);
-    await fault(t, SALES, { fault: "relink-required" });
-    await post(t, sent.id, "react", { reaction: "love" });
-    await t.advance(200);
-    expect(listMessageActions(t.sandbox.db, sent.id)[0]).toMatchObject({
-      status: "dropped",
-      error: expect.stringMatching(/re-link/),
-    });
-    expect(await message(t, sent.id)).toMatchObject({ status: "delivered", error: null });
   });
 });

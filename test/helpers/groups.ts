@@ -51,3 +51,16 @@ export function expectError(res: { status: number; body: any }, status: number, 
   expect(res.body).toEqual({ error: code, message: expect.any(String), request_id: expect.stringMatching(/^req_/) });
   return res.body.message;
 }
+
+/** Sends into a group conversation as the account (202), answering the message. */
+export async function sendInto(
+  t: TestSandbox,
+  conversationId: string,
+  body: Record<string, unknown> = {},
+): Promise<any> {
+  const res = await t.api("POST", "/v1/messages", {
+    body: { conversation_id: conversationId, text: "to the group", ...body },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body.data;
+}

@@ -117,3 +117,7 @@ export async function deliveredIMessage(t: TestSandbox, body: Record<string, unk
   expect(await statusOf(t, sent.id)).toBe("delivered");
   return message(t, sent.id);
 }
+
+/** POST /v1/messages/:id/ACTION (react, edit, unsend) with `body`, answering the raw response. */
+export const postAction = (t: TestSandbox, id: string, action: string, body?: unknown) =>
+  t.api("POST", `/v1/messages/${id}/${action}`, { body });
