@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from "vitest";
 import type { BoundJobHandler } from "../../src/domain/core/index.js";
 import { openClock, type SchedulerClock } from "../../src/scheduler/clock.js";
 import { Scheduler } from "../../src/scheduler/scheduler.js";
@@ -70,4 +71,20 @@ export function recordingHandlers(
 export async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 100_000 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
   if (!condition()) throw new Error("condition never held");
+}
+
+/**
+ * A fresh harness before each test of the calling file (or describe), its scheduler stopped and its
+ * database closed after it. The object answered is the current test's harness.
+ */
+export function useSchedulerHarness(): SchedulerHarness {
+  const h = {} as SchedulerHarness;
+  beforeEach(async () => {
+    Object.assign(h, await schedulerHarness());
+  });
+  afterEach(async () => {
+    await h.scheduler.stop();
+    h.db.close();
+  });
+  return h;
 }

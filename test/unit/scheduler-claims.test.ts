@@ -1,15 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { manualClock, realClock } from "../../src/scheduler/clock.js";
 import { Scheduler } from "../../src/scheduler/scheduler.js";
 import { listJobs } from "../../src/store/core/index.js";
-import {
-  countReads,
-  recordingHandlers,
-  schedulerHarness,
-  T0,
-  until,
-  type SchedulerHarness,
-} from "../helpers/scheduler.js";
+import { countReads, recordingHandlers, useSchedulerHarness, T0, until } from "../helpers/scheduler.js";
 
 /**
  * A retry in flight is marked running so that the reads of due free jobs skip it; a first
@@ -17,16 +10,7 @@ import {
  * (scheduler.ts, due-jobs.ts, lane-queues.ts). Either way a job cut off by a crash runs again.
  */
 describe("the scheduler's claims", () => {
-  let h: SchedulerHarness;
-
-  beforeEach(async () => {
-    h = await schedulerHarness();
-  });
-
-  afterEach(async () => {
-    await h.scheduler.stop();
-    h.db.close();
-  });
+  const h = useSchedulerHarness();
 
   it("marks a retry running while it is in flight, and writes nothing to claim a first attempt", async () => {
     const claims: string[] = [];
