@@ -1,5 +1,10 @@
 import { setConversationChannel } from "../../store/conversations/index.js";
-import { findLifecycleMessage, type LifecycleRead, type MessageRow } from "../../store/messages/index.js";
+import {
+  findLifecycleMessage,
+  findSendMessage,
+  type LifecycleRead,
+  type MessageRow,
+} from "../../store/messages/index.js";
 import { prepareMessageMedia } from "../attachments/index.js";
 import { chaosAtSend, receiptLost } from "../chaos/index.js";
 import { groupById } from "../conversations/index.js";
@@ -15,8 +20,11 @@ import { applyTransition, type Trigger } from "./status-table.js";
  * The message a lifecycle job is about, unless it has moved on since the job was scheduled, read
  * in one statement with its group link and its recipient's contact (each job needs them).
  */
-function current(ctx: DomainContext, job: LifecycleJob, status: MessageRow["status"]): LifecycleRead | undefined {
-  const read = findLifecycleMessage(ctx.db, job.message_id);
+function current<R extends LifecycleRead>(
+  read: R | undefined,
+  job: LifecycleJob,
+  status: MessageRow["status"],
+): R | undefined {
   return read && read.row.generation === job.generation && read.row.status === status ? read : undefined;
 }
 
@@ -34,7 +42,8 @@ const retryTrigger: Record<"transient" | "offline" | "rate_limited", Trigger> = 
  * faults, then move it to sent, keep it queued for the retry policy, or fail it.
  */
 export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
-  const read = current(ctx, job, "queued");
+  // The send attempt's read brings the number's faults too.
+  const read = current(findSendMessage(ctx.db, job.message_id), job, "queued");
   if (!read) return;
   const { row } = read;
   const isGroup = read.groupId !== null;
@@ -66,7 +75,7 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
   }
 
   // Seeded chaos decides on a first attempt that would go out (docs/chaos.md).
-  const outcome = chaosAtSend(ctx, row, meetFaults(ctx, number.handle, route.channel, now), now);
+  const outcome = chaosAtSend(ctx, row, meetFaults(ctx, number.handle, route.channel, now, read), now);
   if (outcome.kind === "ok") {
     applyTransition(ctx, row, "send_succeeded", {
       changes: { channel: route.channel, error: null, first_attempt_at: row.first_attempt_at ?? now },
@@ -88,7 +97,7 @@ export const runSendAttempt: JobHandler = (ctx, job: LifecycleJob) => {
 /** The recipient's device acknowledges (job `message.acknowledge`); an unreachable one never does. */
 export const runAcknowledge: JobHandler = (ctx, job: LifecycleJob) => {
   if (job.member !== undefined) return runMemberAcknowledge(ctx, { ...job, member: job.member });
-  const read = current(ctx, job, "sent");
+  const read = current(findLifecycleMessage(ctx.db, job.message_id), job, "sent");
   if (!read) return;
   const { row } = read;
   const profile = recipientOf(read);
@@ -99,7 +108,7 @@ export const runAcknowledge: JobHandler = (ctx, job: LifecycleJob) => {
 /** The recipient reads the message (job `message.read`), where read receipts are on. */
 export const runRead: JobHandler = (ctx, job: LifecycleJob) => {
   if (job.member !== undefined) return runMemberRead(ctx, { ...job, member: job.member });
-  const read = current(ctx, job, "delivered");
+  const read = current(findLifecycleMessage(ctx.db, job.message_id), job, "delivered");
   if (read && recipientOf(read).read_receipts && !receiptLost(ctx, read.row, "read"))
     applyTransition(ctx, read.row, "read", { isGroup: read.groupId !== null });
 };

@@ -38,10 +38,17 @@ export function numberStatus(ctx: DomainContext, handle: string): string {
 /**
  * What a send attempt at `now` from `handle` over `channel` meets, in this order: a WhatsApp session
  * that needs re-linking (permanent), the number offline, WhatsApp rate limiting, a transient error.
- * A transient error uses up one of the number's pending ones. Call inside the attempt's transaction.
+ * A transient error uses up one of the number's pending ones. Call inside the attempt's transaction;
+ * `known` carries the number's fault row when the attempt read it already (in the same transaction).
  */
-export function meetFaults(ctx: DomainContext, handle: string, channel: Channel, now: number): FaultOutcome {
-  const row = findNumberFaults(ctx.db, handle);
+export function meetFaults(
+  ctx: DomainContext,
+  handle: string,
+  channel: Channel,
+  now: number,
+  known?: { faults: NumberFaultsRow | undefined },
+): FaultOutcome {
+  const row = known ? known.faults : findNumberFaults(ctx.db, handle);
   if (!row) return { kind: "ok" };
   const whatsapp = channel === "whatsapp";
   if (whatsapp && row.relink_required) {

@@ -11,7 +11,7 @@ export {
   type MessageRow,
   type MessageViewRow,
 } from "./messages.js";
-export { findLifecycleMessage, type LifecycleRead } from "./lifecycle-read.js";
+export { findLifecycleMessage, findSendMessage, type LifecycleRead } from "./lifecycle-read.js";
 export {
   findMessageAction,
   insertMessageAction,

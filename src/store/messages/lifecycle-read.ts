@@ -1,6 +1,6 @@
 import { compileOnce } from "../engine/compiled-query.js";
 import type { Db } from "../engine/db.js";
-import type { ContactsTable } from "../world/index.js";
+import type { ContactsTable, NumberFaultsRow } from "../world/index.js";
 import type { MessageRow } from "./messages.js";
 
 /** A message as a lifecycle job reads it: its row, its group link and its recipient's contact. */
@@ -23,6 +23,23 @@ type Joined = MessageRow & {
   contact_read_receipts: number | null;
   contact_created_at: number | null;
   contact_updated_at: number | null;
+};
+
+/** A queued message as its send attempt reads it: what every lifecycle job reads, and the sending number's faults. */
+export interface SendRead extends LifecycleRead {
+  /** The sending number's fault row, undefined when it never had one. */
+  faults: NumberFaultsRow | undefined;
+}
+
+type JoinedWithFaults = Joined & {
+  faults_handle: string | null;
+  faults_offline: number | null;
+  faults_transient_remaining: number | null;
+  faults_rate_limited: number | null;
+  faults_rate_limit_level: number | null;
+  faults_rate_limited_until: number | null;
+  faults_relink_required: number | null;
+  faults_updated_at: number | null;
 };
 
 // Every transition read the message, its group link and its recipient's contact one after the
@@ -48,11 +65,38 @@ const lifecycleQuery = compileOnce<[string], Joined>((q, arg) =>
     .where("m.id", "=", arg(0)),
 );
 
-/** A message by id with its group link and its recipient's contact, in one read (every lifecycle job). */
-export function findLifecycleMessage(db: Db, id: string): LifecycleRead | undefined {
-  const joined = db.first(lifecycleQuery(id));
-  if (!joined) return undefined;
-  // A contact's columns are all NOT NULL: its handle is null only when no contact matched.
+// The send attempt also meets its number's faults: one more primary-key lookup in the same read.
+const sendQuery = compileOnce<[string], JoinedWithFaults>((q, arg) =>
+  q
+    .selectFrom("messages as m")
+    .leftJoin("group_messages as g", "g.message_id", "m.id")
+    .leftJoin("contacts as c", "c.handle", "m.remote_handle")
+    .leftJoin("number_faults as f", "f.handle", "m.number_handle")
+    .selectAll("m")
+    .select([
+      "g.group_id as link_group_id",
+      "c.handle as contact_handle",
+      "c.imessage as contact_imessage",
+      "c.platform as contact_platform",
+      "c.whatsapp as contact_whatsapp",
+      "c.reachable as contact_reachable",
+      "c.read_receipts as contact_read_receipts",
+      "c.created_at as contact_created_at",
+      "c.updated_at as contact_updated_at",
+      "f.handle as faults_handle",
+      "f.offline as faults_offline",
+      "f.transient_remaining as faults_transient_remaining",
+      "f.rate_limited as faults_rate_limited",
+      "f.rate_limit_level as faults_rate_limit_level",
+      "f.rate_limited_until as faults_rate_limited_until",
+      "f.relink_required as faults_relink_required",
+      "f.updated_at as faults_updated_at",
+    ])
+    .where("m.id", "=", arg(0)),
+);
+
+/** The read's parts: the row, the group link, the contact (whose columns are all NOT NULL: a null handle means none matched). */
+function lifecycleParts(joined: Joined): LifecycleRead {
   const contact: ContactsTable | undefined =
     joined.contact_handle === null
       ? undefined
@@ -67,4 +111,31 @@ export function findLifecycleMessage(db: Db, id: string): LifecycleRead | undefi
           updated_at: joined.contact_updated_at,
         } as ContactsTable);
   return { row: joined, groupId: joined.link_group_id, contact };
+}
+
+/** A message by id with its group link and its recipient's contact, in one read (every lifecycle job). */
+export function findLifecycleMessage(db: Db, id: string): LifecycleRead | undefined {
+  const joined = db.first(lifecycleQuery(id));
+  return joined ? lifecycleParts(joined) : undefined;
+}
+
+/** A message by id with its group link, its recipient's contact and its number's faults, in one read (send attempts). */
+export function findSendMessage(db: Db, id: string): SendRead | undefined {
+  const joined = db.first(sendQuery(id));
+  if (!joined) return undefined;
+  // A fault row's handle is its primary key: null only when the number never had faults.
+  const faults: NumberFaultsRow | undefined =
+    joined.faults_handle === null
+      ? undefined
+      : ({
+          handle: joined.faults_handle,
+          offline: joined.faults_offline,
+          transient_remaining: joined.faults_transient_remaining,
+          rate_limited: joined.faults_rate_limited,
+          rate_limit_level: joined.faults_rate_limit_level,
+          rate_limited_until: joined.faults_rate_limited_until,
+          relink_required: joined.faults_relink_required,
+          updated_at: joined.faults_updated_at,
+        } as NumberFaultsRow);
+  return { ...lifecycleParts(joined), faults };
 }
