@@ -21,7 +21,7 @@ export interface SchedulerHarness {
   schedule(kind: string, dueAt: number, payload?: unknown, lane?: string): number;
 }
 
-export async function schedulerHarness(): Promise<SchedulerHarness> {
+async function schedulerHarness(): Promise<SchedulerHarness> {
   const db = await openDatabase(":memory:");
   const clock = openClock(db, "manual", T0);
   const runs: SchedulerHarness["runs"] = [];
