@@ -1,35 +1,14 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { decideDelivery } from "../../src/domain/chaos/index.js";
-import { runCli, spawnServe, useServe, type ServeProcess } from "../helpers/cli.js";
-import { MILD_RATES, ROUGH_RATES, seedWhere, withoutIdsAndTimes } from "../helpers/chaos.js";
-import { useReceiver, type Receiver } from "../helpers/webhook-receiver.js";
-
+import { describe, expect, it } from "vitest";
+import { runCli, useServe, callApi } from "../helpers/cli.js";
+import { IPHONE, MAIN } from "../helpers/messages.js";
+import { MILD_RATES, ROUGH_RATES } from "../helpers/chaos.js";
 /**
  * Seeded chaos over the real CLI: `serve --chaos SEED[:PROFILE]`, `msgctl chaos on|off|status|log`
  * with and without --json, their exit statuses, and a run replayed with its seed by two `serve`
  * processes, one of them restarted in the middle.
  */
 
-const KEY = "sk_test_acme_0000000000000000";
-const NUMBER = "+14155550101";
-const CONTACT = "+14155550191";
-
 const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at |msgctl crashed/);
-
-/** A control or API call straight over HTTP: set-up and traffic, not the commands under test. */
-async function call(baseUrl: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await response.json()) as { data: any };
-  expect(response.ok, JSON.stringify(json)).toBe(true);
-  return json.data;
-}
 
 describe("`msgctl chaos` against `serve --chaos 42:rough`", { timeout: 60_000 }, () => {
   const sandbox = useServe(["--chaos", "42:rough"]);
@@ -96,9 +75,9 @@ describe("`msgctl chaos` against `serve --chaos 42:rough`", { timeout: 60_000 },
 
   it("`chaos log` lists the decisions (a page, then `More: --after`); `webhooks deliveries` marks the deliveries touched", async () => {
     await sandbox.reset();
-    await call(base(), "POST", "/v1/webhooks", { url: "http://127.0.0.1:9/hook", events: ["message.received"] });
+    await callApi(base(), "POST", "/v1/webhooks", { url: "http://127.0.0.1:9/hook", events: ["message.received"] });
     for (let i = 0; i < 12; i++) {
-      await call(base(), "POST", "/sandbox/v1/simulate/inbound", { from: CONTACT, to: NUMBER, text: `in ${i}` });
+      await callApi(base(), "POST", "/sandbox/v1/simulate/inbound", { from: IPHONE, to: MAIN, text: `in ${i}` });
     }
     const log = await sandbox.json("chaos", "log", "--all");
     expect(log.length).toBeGreaterThan(2);
@@ -154,11 +133,11 @@ describe("without chaos", { timeout: 60_000 }, () => {
 
   it("`chaos status` says off, the log is empty, and `webhooks deliveries` has no CHAOS column", async () => {
     expect(await sandbox.json("chaos", "status")).toEqual({ enabled: false, seed: null, profile: null, rates: null });
-    await call(sandbox.serve.ready.base_url, "POST", "/v1/webhooks", { url: "http://127.0.0.1:9/hook" });
+    await callApi(sandbox.serve.ready.base_url, "POST", "/v1/webhooks", { url: "http://127.0.0.1:9/hook" });
     for (let i = 0; i < 5; i++) {
-      await call(sandbox.serve.ready.base_url, "POST", "/sandbox/v1/simulate/inbound", {
-        from: CONTACT,
-        to: NUMBER,
+      await callApi(sandbox.serve.ready.base_url, "POST", "/sandbox/v1/simulate/inbound", {
+        from: IPHONE,
+        to: MAIN,
         text: `in ${i}`,
       });
     }
@@ -166,142 +145,5 @@ describe("without chaos", { timeout: 60_000 }, () => {
     const deliveries = await sandbox.cli("webhooks", "deliveries");
     expect(deliveries.stdout).toMatch(/^ID\s+EVENT\s+WEBHOOK\s+STATUS\s+ATTEMPTS\s+LAST\s+NEXT ATTEMPT$/m);
     expect(deliveries.stdout).not.toContain("CHAOS");
-  });
-});
-
-describe("a run replayed with its seed by `serve --chaos`", { timeout: 120_000 }, () => {
-  // A seed under which, in these first events, chaos copies, swaps and holds back at least once each.
-  const seed = seedWhere((chaos) => {
-    const decisions = Array.from({ length: 20 }, (_, i) => decideDelivery(chaos, i + 1, 1));
-    return (
-      decisions.some((d) => d.duplicateAfterMs !== undefined) &&
-      decisions.some((d) => d.swap) &&
-      decisions.some((d) => d.extraWaitMs !== undefined)
-    );
-  });
-  const receiver = useReceiver();
-  const started: ServeProcess[] = [];
-  const serve = async (args: string[]) => {
-    const process = await spawnServe([
-      "--port",
-      "0",
-      "--otp-port",
-      "0",
-      "--clock",
-      "manual",
-      "--no-state-file",
-      "--quiet",
-      ...args,
-    ]);
-    started.push(process);
-    return process;
-  };
-  const stop = async (process: ServeProcess) => expect(await process.stop()).toBe(0);
-  afterAll(async () => {
-    for (const process of started) if (process.child.exitCode === null) await process.stop();
-  });
-  beforeEach(() => {
-    receiver.requests.length = 0;
-    receiver.answered.length = 0;
-  });
-
-  /** Inbound texts and sends, a second of sandbox time apart, over HTTP. */
-  const traffic = async (baseUrl: string, from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      await call(baseUrl, "POST", "/sandbox/v1/simulate/inbound", { from: CONTACT, to: NUMBER, text: `in ${i}` });
-      await call(baseUrl, "POST", "/v1/messages", { from_handle: NUMBER, to: CONTACT, text: `out ${i}` });
-      await call(baseUrl, "POST", "/sandbox/v1/clock/advance", { duration: "1s" });
-    }
-  };
-  const finish = async (baseUrl: string) => {
-    await call(baseUrl, "POST", "/sandbox/v1/clock/advance", { duration: "2h" });
-    await call(baseUrl, "POST", "/sandbox/v1/settle");
-  };
-  /** The chaos log through `msgctl chaos log --all --json`, and the receiver's requests, ids and times set aside. */
-  const record = async (baseUrl: string, r: Receiver) => {
-    const log = await runCli(["chaos", "log", "--all", "--json", "--base-url", baseUrl, "--api-key", KEY]);
-    expect(log.code, log.stderr).toBe(0);
-    return {
-      log: withoutIdsAndTimes(log.stdout),
-      requests: r.requests.map((q) =>
-        withoutIdsAndTimes(`${q.headers["x-msgctl-chaos"] ?? "-"} ${q.headers["x-msgctl-attempt"]} ${q.body}`),
-      ),
-    };
-  };
-
-  it("the same chaos log and the same requests at the receiver, straight or with a restart in the middle", async () => {
-    const straight = await serve(["--db", ":memory:", "--chaos", `${seed}:rough`]);
-    await call(straight.ready.base_url, "POST", "/v1/webhooks", { url: receiver.url });
-    await traffic(straight.ready.base_url, 0, 10);
-    await finish(straight.ready.base_url);
-    const first = await record(straight.ready.base_url, receiver);
-    await stop(straight);
-    expect(first.requests.some((line) => line.startsWith("duplicate "))).toBe(true);
-    expect(first.requests.some((line) => line.startsWith("reordered "))).toBe(true);
-
-    receiver.requests.length = 0;
-    const db = join(mkdtempSync(join(tmpdir(), "msgctl-chaos-e2e-")), "sandbox.db");
-    const before = await serve(["--db", db, "--chaos", `${seed}:rough`]);
-    await call(before.ready.base_url, "POST", "/v1/webhooks", { url: receiver.url });
-    await traffic(before.ready.base_url, 0, 5);
-    await call(before.ready.base_url, "POST", "/sandbox/v1/settle");
-    await stop(before);
-    const after = await serve(["--db", db, "--chaos", `${seed}:rough`]);
-    await traffic(after.ready.base_url, 5, 10);
-    await finish(after.ready.base_url);
-    const second = await record(after.ready.base_url, receiver);
-    await stop(after);
-    expect(second.log).toEqual(first.log);
-    expect(second.requests).toEqual(first.requests);
-
-    // Chaos is the database's state: a start without --chaos finds it still on.
-    const again = await serve(["--db", db]);
-    const status = await runCli(["chaos", "status", "--json", "--base-url", again.ready.base_url, "--api-key", KEY]);
-    expect(JSON.parse(status.stdout)).toEqual({ enabled: true, seed, profile: "rough", rates: ROUGH_RATES });
-    await stop(again);
-  });
-});
-
-describe("a chaos step in `msgctl run`", { timeout: 120_000 }, () => {
-  // The account's first event is copied, and nothing else is done to it.
-  const seed = seedWhere((chaos) => {
-    const first = decideDelivery(chaos, 1, 1);
-    return first.duplicateAfterMs !== undefined && first.extraWaitMs === undefined && !first.swap;
-  });
-  const sandbox = useServe();
-  const receiver = useReceiver();
-
-  it("switches chaos on and off for the run; each file's account numbers its own work, so a run replays", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "msgctl-chaos-run-")), "chaos.yaml");
-    writeFileSync(
-      file,
-      `name: a handler under chaos
-steps:
-  - chaos: { seed: "${seed}", profile: rough }
-  - webhook: { url: "${receiver.url}", events: [message.received] }
-  - simulate: { inbound: { from: "+14155550191", to: "{{numbers.0}}", text: "one" } }
-  - advance: 2m
-  - expect: { delivery: { event: message.received }, status: succeeded }
-  - chaos: off
-`,
-    );
-    const requests: string[][] = [];
-    for (let run = 0; run < 2; run++) {
-      receiver.requests.length = 0;
-      const result = await sandbox.cli("run", file, "--json");
-      expect(result.code, result.stdout + result.stderr).toBe(0);
-      const steps = JSON.parse(result.stdout).files[0].steps;
-      expect(steps[0]).toEqual({
-        index: 0,
-        kind: "chaos",
-        passed: true,
-        message: `chaos on: seed "${seed}", profile rough`,
-      });
-      expect(steps[5]).toEqual({ index: 5, kind: "chaos", passed: true, message: "chaos off" });
-      requests.push(receiver.requests.map((r) => `${r.headers["x-msgctl-chaos"] ?? "-"} ${JSON.parse(r.body).text}`));
-    }
-    expect(requests[0]).toEqual(["- one", "duplicate one"]);
-    expect(requests[1]).toEqual(requests[0]);
-    expect(await sandbox.json("chaos", "status")).toMatchObject({ enabled: false });
   });
 });

@@ -140,3 +140,21 @@ export function useServe(extraArgs: string[] = [], key = "sk_test_acme_000000000
   };
   return handle;
 }
+
+/** A control or API call straight over HTTP with `key` (the default account's): set-up and traffic, not the commands under test. */
+export async function callApi(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  key = "sk_test_acme_0000000000000000",
+) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await response.json()) as { data: any };
+  expect(response.ok, JSON.stringify(json)).toBe(true);
+  return json.data;
+}
