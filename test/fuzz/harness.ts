@@ -6,7 +6,8 @@ import { messagingRoutes, otpRoutes } from "../../src/server/hosts.js";
 import type { Route } from "../../src/server/route.js";
 import { rawRequest, type RawAnswer } from "../helpers/raw-http.js";
 import { Prng } from "./prng.js";
-import { buildRequest, KEYS, type FuzzRequest, type Pools } from "./requests.js";
+import { KEYS, type Pools } from "./pools.js";
+import { buildRequest, type FuzzRequest } from "./requests.js";
 
 const BIN = resolve(import.meta.dirname, "../../bin/msgctl");
 

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { rawRequest } from "../helpers/raw-http.js";
-import { KEYS } from "./requests.js";
+import { KEYS } from "./pools.js";
 
 const BIN = resolve(import.meta.dirname, "../../bin/msgctl");
 const LIMIT = 1024 * 1024;
