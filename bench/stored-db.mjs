@@ -11,6 +11,8 @@ import { mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { ROOT } from "./common.mjs";
+import { idSource, prng, rowWriters, WORDS } from "./stored-db-rows.mjs";
+import { planThreads } from "./stored-db-threads.mjs";
 
 /** Two accounts: Acme holds the million; Globex's messages interleave with them (isolation). */
 export const STORED_FIXTURE = {
@@ -42,51 +44,6 @@ export const DEFAULT_PATH = join(ROOT, "bench/.data/stored.db");
 const DAY = 86_400_000;
 /** The first message; the last comes about a year later (an average gap of ~30 s). */
 const START = Date.parse("2025-11-01T00:00:00Z");
-
-// --- A deterministic generator (mulberry32), so two runs build the same database ---
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORDS =
-  "ok thanks see you tomorrow order shipped when can we meet running late the package arrived great news call me back please confirm your appointment at 3pm is the store open today love it sounds good".split(
-    " ",
-  );
-
-/** Ids in the layout of lib/time-ordered-id.ts: 48 bits of milliseconds, version 7, random bits. */
-function idSource() {
-  let pool = Buffer.alloc(0);
-  let at = 0;
-  return (ms) => {
-    if (at + 9 > pool.length) {
-      pool = randomBytes(9 << 16);
-      at = 0;
-    }
-    const r = pool.toString("hex", at, at + 9);
-    const variant = (8 + (pool[at] & 3)).toString(16);
-    at += 9;
-    const time = Math.floor(ms).toString(16).padStart(12, "0");
-    return `${time.slice(0, 8)}-${time.slice(8)}-7${r.slice(0, 3)}-${variant}${r.slice(3, 6)}-${r.slice(6, 18)}`;
-  };
-}
-
-/** An insert of `row`'s columns into `table`, with every other column left to its default. */
-function inserter(raw, table, columns) {
-  const known = new Set(raw.pragma(`table_info(${table})`).map((c) => c.name));
-  for (const column of columns)
-    if (!known.has(column)) throw new Error(`${table}.${column}: not in the migrated schema`);
-  const statement = raw.prepare(
-    `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
-  );
-  return (...values) => statement.run(...values);
-}
 
 /** Lets msgctl create and migrate the file and seed the fixture's accounts, numbers and keys. */
 async function createWithMsgctl(path) {
@@ -122,169 +79,29 @@ export async function generateStoredDb(path = DEFAULT_PATH, messages = 1_000_000
   const pick = (items) => items[Math.floor(random() * items.length)];
   const newId = idSource();
 
-  const insertConversation = inserter(raw, "conversations", [
-    "id",
-    "account_id",
-    "from_handle",
-    "remote_handle",
-    "service",
-    "is_group",
-    "title",
-    "channel",
-    "inbound_at",
-    "last_message_at",
-    "created_at",
-    "updated_at",
-    "group_id",
-    "typing_until",
-    "last_read_at",
-  ]);
-  const insertParticipant = inserter(raw, "conversation_participants", ["conversation_id", "handle", "created_at"]);
-  const insertGroup = inserter(raw, "chat_groups", ["id", "account_id", "kind", "title", "created_at", "updated_at"]);
-  const insertMember = inserter(raw, "chat_group_members", ["group_id", "handle", "position", "created_at"]);
-  const MESSAGE_COLUMNS = [
-    "id",
-    "account_id",
-    "conversation_id",
-    "direction",
-    "status",
-    "channel",
-    "number_handle",
-    "remote_handle",
-    "requested_channel",
-    "text",
-    "effect",
-    "reply_to",
-    "error",
-    "metadata",
-    "has_attachments",
-    "voice_memo",
-    "media_quality",
-    "attempts",
-    "first_attempt_at",
-    "backoff_ms",
-    "next_attempt_at",
-    "generation",
-    "sent_at",
-    "delivered_at",
-    "read_at",
-    "edited_at",
-    "created_at",
-    "updated_at",
-  ];
-  const insertMessage = inserter(raw, "messages", MESSAGE_COLUMNS);
-  const insertGroupMessage = inserter(raw, "group_messages", ["message_id", "group_id", "origin_id", "created_at"]);
-  const insertReceipt = inserter(raw, "group_receipts", [
-    "message_id",
-    "handle",
-    "position",
-    "delivered_at",
-    "read_at",
-  ]);
-  const insertAttachment = inserter(raw, "attachments", [
-    "id",
-    "account_id",
-    "message_id",
-    "position",
-    "status",
-    "filename",
-    "mime_type",
-    "size_bytes",
-    "blob",
-    "is_voice_memo",
-    "created_at",
-    "updated_at",
-  ]);
+  const {
+    insertConversation,
+    insertParticipant,
+    insertGroup,
+    insertMember,
+    insertMessage,
+    insertGroupMessage,
+    insertReceipt,
+    insertAttachment,
+  } = rowWriters(raw);
 
   // --- Threads ---
-  // Each account's threads, with a weight: a few busy threads, a long tail (Zipf, s = 0.9).
-  const threads = { Acme: [], Globex: [] };
   const counts = { conversations: 0, groups: 0, messages: 0, groupMessages: 0, receipts: 0, attachments: 0 };
-  const threadStart = START - 30 * DAY;
-  const addThread = (account, thread) => {
-    const createdAt = threadStart + Math.floor(random() * 30 * DAY);
-    Object.assign(thread, { id: newId(createdAt), createdAt, last: null, inboundAt: null, channel: null });
-    threads[account].push(thread);
-    counts.conversations++;
-  };
-  const plan = {
-    Acme: {
-      oneToOne: 3000,
-      groups: 200,
-      numbers: ["+14155550101", "+14155550103"],
-      whatsapp: ["+14155550102", "+14155550103"],
-    },
-    Globex: { oneToOne: 400, groups: 20, numbers: ["+14155550111"], whatsapp: [] },
-  };
-  for (const [account, shape] of Object.entries(plan)) {
-    const contact = (i) => `+1628${account === "Acme" ? "5" : "6"}${String(i).padStart(6, "0")}`;
-    for (let i = 0; i < shape.oneToOne; i++) {
-      const whatsapp = shape.whatsapp.length > 0 && random() < 0.12;
-      addThread(account, {
-        kind: "direct",
-        from: whatsapp ? pick(shape.whatsapp) : pick(shape.numbers),
-        remote: contact(i),
-        service: whatsapp ? "whatsapp" : "text",
-        textChannel: whatsapp ? "whatsapp" : random() < 0.75 ? "imessage" : "sms",
-      });
-    }
-    for (let g = 0; g < shape.groups; g++) {
-      const groupCreatedAt = threadStart + Math.floor(random() * 30 * DAY);
-      const groupId = newId(groupCreatedAt);
-      const kind = random() < 0.85 ? "imessage" : "mms";
-      const contacts = Array.from({ length: 2 + Math.floor(random() * 6) }, () =>
-        contact(Math.floor(random() * shape.oneToOne)),
-      );
-      const numbers = shape.numbers.length > 1 && random() < 0.2 ? shape.numbers : [pick(shape.numbers)];
-      const members = [...new Set([...numbers, ...contacts])];
-      insertGroup(
-        groupId,
-        accountIds[account],
-        kind,
-        random() < 0.6 ? `Group ${g}` : null,
-        groupCreatedAt,
-        groupCreatedAt,
-      );
-      members.forEach((handle, i) => insertMember(groupId, handle, i + 1, groupCreatedAt));
-      counts.groups++;
-      const views = numbers.map((number) => ({
-        kind: "group",
-        groupId,
-        from: number,
-        contacts: members.filter((h) => !numbers.includes(h)),
-        textChannel: kind === "imessage" ? "imessage" : "sms",
-      }));
-      // An inbound group message is recorded once per member number (spec 4.5): copies.
-      for (const view of views) {
-        view.copies = views;
-        addThread(account, view);
-      }
-    }
-  }
-  // Busy and quiet threads of every kind: ranks in a shuffled order.
-  for (const list of Object.values(threads)) {
-    for (let i = list.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [list[i], list[j]] = [list[j], list[i]];
-    }
-  }
-  const chooser = (list) => {
-    const cumulative = [];
-    let total = 0;
-    list.forEach((_, i) => cumulative.push((total += 1 / (i + 1) ** 0.9)));
-    return () => {
-      const x = random() * total;
-      let lo = 0;
-      let hi = cumulative.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (cumulative[mid] < x) lo = mid + 1;
-        else hi = mid;
-      }
-      return list[lo];
-    };
-  };
-  const choose = { Acme: chooser(threads.Acme), Globex: chooser(threads.Globex) };
+  const { threads, choose } = planThreads({
+    random,
+    pick,
+    newId,
+    accountIds,
+    threadStart: START - 30 * DAY,
+    insertGroup,
+    insertMember,
+    counts,
+  });
 
   // --- Messages, oldest first: created_at unique and increasing across both accounts ---
   const total = messages + Math.round(messages / 10);
