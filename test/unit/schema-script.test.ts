@@ -1,12 +1,13 @@
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { describe, expect, it } from "vitest";
-import { MIGRATION_NAMES, migrateToLatest } from "../../src/store/engine/migrations/index.js";
 import {
   applySchemaScript,
   isEmptyDatabase,
+  MIGRATION_NAMES,
   migratedSchemaScript,
-} from "../../src/store/engine/migrations/schema-script.js";
+  migrateToLatest,
+} from "../../src/store/engine/index.js";
 
 // The builds embed what the migrations leave in a new database as one script, and a new database
 // takes it in one exec: it must be the very database the migrations make, which kysely then

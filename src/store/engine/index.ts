@@ -10,3 +10,5 @@ export { lockDatabaseFile, type DatabaseLock } from "./database-lock.js";
 export { COMMIT_INTERVAL_MS, LAZY_COMMIT_MS } from "./group-commit.js";
 export { allColumns, compileOnce } from "./compiled-query.js";
 export type { WorkerSqlite } from "./checkpointer.js";
+export { MIGRATION_NAMES, migrateToLatest } from "./migrations/index.js";
+export { applySchemaScript, isEmptyDatabase, migratedSchemaScript } from "./migrations/schema-script.js";
