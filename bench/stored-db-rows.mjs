@@ -50,26 +50,6 @@ function inserter(raw, table, columns) {
 
 /** The inserts of every table the generator writes, each checked against the migrated schema. */
 export function rowWriters(raw) {
-  const insertConversation = inserter(raw, "conversations", [
-    "id",
-    "account_id",
-    "from_handle",
-    "remote_handle",
-    "service",
-    "is_group",
-    "title",
-    "channel",
-    "inbound_at",
-    "last_message_at",
-    "created_at",
-    "updated_at",
-    "group_id",
-    "typing_until",
-    "last_read_at",
-  ]);
-  const insertParticipant = inserter(raw, "conversation_participants", ["conversation_id", "handle", "created_at"]);
-  const insertGroup = inserter(raw, "chat_groups", ["id", "account_id", "kind", "title", "created_at", "updated_at"]);
-  const insertMember = inserter(raw, "chat_group_members", ["group_id", "handle", "position", "created_at"]);
   const MESSAGE_COLUMNS = [
     "id",
     "account_id",
@@ -100,37 +80,43 @@ export function rowWriters(raw) {
     "created_at",
     "updated_at",
   ];
-  const insertMessage = inserter(raw, "messages", MESSAGE_COLUMNS);
-  const insertGroupMessage = inserter(raw, "group_messages", ["message_id", "group_id", "origin_id", "created_at"]);
-  const insertReceipt = inserter(raw, "group_receipts", [
-    "message_id",
-    "handle",
-    "position",
-    "delivered_at",
-    "read_at",
-  ]);
-  const insertAttachment = inserter(raw, "attachments", [
-    "id",
-    "account_id",
-    "message_id",
-    "position",
-    "status",
-    "filename",
-    "mime_type",
-    "size_bytes",
-    "blob",
-    "is_voice_memo",
-    "created_at",
-    "updated_at",
-  ]);
   return {
-    insertConversation,
-    insertParticipant,
-    insertGroup,
-    insertMember,
-    insertMessage,
-    insertGroupMessage,
-    insertReceipt,
-    insertAttachment,
+    insertConversation: inserter(raw, "conversations", [
+      "id",
+      "account_id",
+      "from_handle",
+      "remote_handle",
+      "service",
+      "is_group",
+      "title",
+      "channel",
+      "inbound_at",
+      "last_message_at",
+      "created_at",
+      "updated_at",
+      "group_id",
+      "typing_until",
+      "last_read_at",
+    ]),
+    insertParticipant: inserter(raw, "conversation_participants", ["conversation_id", "handle", "created_at"]),
+    insertGroup: inserter(raw, "chat_groups", ["id", "account_id", "kind", "title", "created_at", "updated_at"]),
+    insertMember: inserter(raw, "chat_group_members", ["group_id", "handle", "position", "created_at"]),
+    insertMessage: inserter(raw, "messages", MESSAGE_COLUMNS),
+    insertGroupMessage: inserter(raw, "group_messages", ["message_id", "group_id", "origin_id", "created_at"]),
+    insertReceipt: inserter(raw, "group_receipts", ["message_id", "handle", "position", "delivered_at", "read_at"]),
+    insertAttachment: inserter(raw, "attachments", [
+      "id",
+      "account_id",
+      "message_id",
+      "position",
+      "status",
+      "filename",
+      "mime_type",
+      "size_bytes",
+      "blob",
+      "is_voice_memo",
+      "created_at",
+      "updated_at",
+    ]),
   };
 }

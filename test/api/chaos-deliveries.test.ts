@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { decideDelivery, type DeliveryDecision } from "../../src/domain/chaos/index.js";
-import { seedWhere } from "../helpers/chaos.js";
+import { ROUGH_RATES, seedWhere } from "../helpers/chaos.js";
 import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
 import { useReceiver, type ReceivedRequest } from "../helpers/webhook-receiver.js";
 
@@ -31,14 +31,7 @@ const decision = (seed: string, n: number) =>
       seed,
       key: seed,
       profile: "rough",
-      rates: {
-        duplicate: 0.25,
-        reordered: 0.2,
-        delayed: 0.3,
-        send_error: 0.2,
-        number_offline: 0.05,
-        receipt_lost: 0.1,
-      },
+      rates: ROUGH_RATES,
     },
     n,
     1,

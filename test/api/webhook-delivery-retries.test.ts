@@ -1,22 +1,15 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { verifyWebhook } from "../../src/lib/webhook-signature.js";
 import { listJobs } from "../../src/store/core/index.js";
 import { emitTestEvent } from "../helpers/events.js";
 import { useSandbox, type TestSandbox } from "../helpers/sandbox.js";
-import { createHook, deliveries } from "../helpers/webhook-deliveries.js";
+import { createHook, deliveries, useDeliverySandbox } from "../helpers/webhook-deliveries.js";
 import { useReceiver } from "../helpers/webhook-receiver.js";
 
 const attemptJobs = (t: TestSandbox) => listJobs(t.sandbox.db).filter((job) => job.kind === "webhook.attempt");
 
 describe("webhook delivery (spec section 6) to a real receiver", () => {
-  const t = useSandbox();
-  const receiver = useReceiver();
-  beforeEach(async () => {
-    await t.sandbox.control.reset();
-    receiver.requests.length = 0;
-    receiver.maxConcurrent = 0;
-    receiver.reply(() => ({ status: 204 }));
-  });
+  const { t, receiver } = useDeliverySandbox();
 
   describe("the retry ladder (delivery rule 2)", () => {
     // The spec's literal waits, not the source's own constant: a wrong ladder must fail here.

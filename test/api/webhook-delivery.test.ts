@@ -1,19 +1,12 @@
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { verifyWebhook } from "../../src/lib/webhook-signature.js";
 import { emitTestEvent } from "../helpers/events.js";
-import { useSandbox } from "../helpers/sandbox.js";
-import { createHook, deliveries } from "../helpers/webhook-deliveries.js";
-import { startReceiver, useReceiver } from "../helpers/webhook-receiver.js";
+
+import { createHook, deliveries, useDeliverySandbox } from "../helpers/webhook-deliveries.js";
+import { startReceiver } from "../helpers/webhook-receiver.js";
 
 describe("webhook delivery (spec section 6) to a real receiver", () => {
-  const t = useSandbox();
-  const receiver = useReceiver();
-  beforeEach(async () => {
-    await t.sandbox.control.reset();
-    receiver.requests.length = 0;
-    receiver.maxConcurrent = 0;
-    receiver.reply(() => ({ status: 204 }));
-  });
+  const { t, receiver } = useDeliverySandbox();
 
   describe("the request", () => {
     it("POSTs the raw event payload, not enveloped, signed, with the event id and attempt number", async () => {

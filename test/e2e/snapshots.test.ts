@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, spawnServe, type ServeProcess } from "../helpers/cli.js";
+import { callApi, runCli, spawnServe, type ServeProcess } from "../helpers/cli.js";
 
 /**
  * Snapshots end to end over the real CLI: `msgctl snapshot save|restore|list|delete|export|import`
@@ -29,16 +29,7 @@ const json = async (...args: string[]) => {
 const KEY = "sk_test_acme_0000000000000000";
 let baseUrl = "";
 /** Set-up and checks over HTTP, sparing a CLI process each: the commands under test are `snapshot …`. */
-async function api(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const parsed = (await response.json()) as { data: any };
-  expect(response.ok, JSON.stringify(parsed)).toBe(true);
-  return parsed.data;
-}
+const api = (method: string, path: string, body?: unknown) => callApi(baseUrl, method, path, body, KEY);
 const send = (text: string) => api("POST", "/v1/messages", { from_handle: NUMBER, to: CONTACT, text });
 const texts = async () => ((await api("GET", "/v1/messages")) as { text: string }[]).map((m) => m.text);
 

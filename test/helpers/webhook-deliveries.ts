@@ -1,5 +1,6 @@
-import { expect } from "vitest";
-import type { TestSandbox } from "./sandbox.js";
+import { beforeEach, expect } from "vitest";
+import { useSandbox, type TestSandbox } from "./sandbox.js";
+import { useReceiver } from "./webhook-receiver.js";
 
 /** Subscribes a webhook endpoint at `url` (POST /v1/webhooks, 201), answering its id and secret. */
 export async function createHook(t: TestSandbox, url: string, body: Record<string, unknown> = {}) {
@@ -28,4 +29,17 @@ export async function deliveries(t: TestSandbox, query = "") {
     }[];
     next_attempt_at: string | null;
   }[];
+}
+
+/** A sandbox and a real receiver answering 204, both reset before each test. Call inside a describe. */
+export function useDeliverySandbox() {
+  const t = useSandbox();
+  const receiver = useReceiver();
+  beforeEach(async () => {
+    await t.sandbox.control.reset();
+    receiver.requests.length = 0;
+    receiver.maxConcurrent = 0;
+    receiver.reply(() => ({ status: 204 }));
+  });
+  return { t, receiver };
 }
