@@ -1,12 +1,13 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { CHROMIUM, screenshot, useBrowser } from "../helpers/browser.js";
-import { useServe } from "../helpers/cli.js";
-import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
+import { describe, expect, it, vi } from "vitest";
+import { CHROMIUM, screenshot } from "../helpers/browser.js";
+import { useInspectorPage } from "../helpers/inspector-page.js";
+import { MAIN, IPHONE } from "../helpers/messages.js";
+import { startReceiver } from "../helpers/webhook-receiver.js";
 
 /**
  * The inspector in a real browser: a `msgctl serve` on a manual clock, driven from the
@@ -14,60 +15,38 @@ import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
  * under test-artifacts/screenshots.
  */
 
-const MAIN = "+14155550101";
-const IPHONE = "+14155550191";
-
 describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
-  const sandbox = useServe();
-  const browser = useBrowser();
-  let page: Page;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    receiver = await startReceiver();
-    page = await browser.open();
-    await page.goto(sandbox.serve.ready.inspector_url);
-    await page.getByText("live", { exact: true }).waitFor();
-  });
-  afterAll(async () => {
-    await receiver?.close();
-  });
-
-  const bubble = (id: string, phone: "business" | "contact" = "business") =>
-    page.locator(`.phone.${phone} [data-message-id="${id}"]`);
-  const openThread = async (conversationId: string) => {
-    await page.goto(`${sandbox.serve.ready.inspector_url}#/phones/${conversationId}`);
-    await page.locator(".phone.business .phone-head").waitFor();
-  };
+  const ui = useInspectorPage();
+  const { sandbox, browser, bubble, openThread } = ui;
 
   it("shows a send from the CLI as a bubble at once, and its status advances live as the clock is advanced from the page", async () => {
     const sent = await sandbox.json("send", "--from", MAIN, "--to", IPHONE, "--text", "Your order has shipped");
     // The new thread appears in the list without a reload.
-    await page.locator(`a[data-conversation-id="${sent.conversation_id}"]`).click();
+    await ui.page.locator(`a[data-conversation-id="${sent.conversation_id}"]`).click();
     await bubble(sent.id).locator(".status", { hasText: "Queued" }).waitFor();
     // On the contact's phone only once delivered.
     expect(await bubble(sent.id, "contact").count()).toBe(0);
 
-    await page.getByRole("button", { name: "Advance the clock 5s" }).click();
+    await ui.page.getByRole("button", { name: "Advance the clock 5s" }).click();
     await bubble(sent.id)
       .locator(".status", { hasText: /^Read / })
       .waitFor();
     await bubble(sent.id, "contact").waitFor();
-    expect(await page.getByTestId("clock-now").textContent()).toContain("manual");
-    await screenshot(page, "phones-1280");
+    expect(await ui.page.getByTestId("clock-now").textContent()).toContain("manual");
+    await screenshot(ui.page, "phones-1280");
   });
 
   it("sends a reply typed as the contact; it reaches a local webhook receiver as message.received", async () => {
-    await sandbox.json("webhooks", "create", "--url", receiver.url);
+    await sandbox.json("webhooks", "create", "--url", ui.receiver.url);
     const [chat] = await sandbox.json("chats", "list");
     await openThread(chat.id);
-    const reply = page.getByRole("textbox", { name: "Reply as the contact" });
+    const reply = ui.page.getByRole("textbox", { name: "Reply as the contact" });
     await reply.fill("Thanks! When will it arrive?");
     await reply.press("Enter");
 
     await vi.waitFor(
       () =>
-        expect(receiver.requests.map((r) => JSON.parse(r.body))).toContainEqual(
+        expect(ui.receiver.requests.map((r) => JSON.parse(r.body))).toContainEqual(
           expect.objectContaining({
             type: "message.received",
             text: "Thanks! When will it arrive?",
@@ -77,24 +56,24 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
         ),
       { timeout: 10_000 },
     );
-    await page.locator(".phone.business .message.theirs", { hasText: "Thanks! When will it arrive?" }).waitFor();
-    await page.locator(".phone.contact .message.mine", { hasText: "Thanks! When will it arrive?" }).waitFor();
+    await ui.page.locator(".phone.business .message.theirs", { hasText: "Thanks! When will it arrive?" }).waitFor();
+    await ui.page.locator(".phone.contact .message.mine", { hasText: "Thanks! When will it arrive?" }).waitFor();
   });
 
   it("sends as the business from the page (POST /v1/messages) and shows the contact's reaction from the page", async () => {
     const [chat] = await sandbox.json("chats", "list");
     await openThread(chat.id);
-    const composer = page.getByRole("textbox", { name: "Message to send as the business" });
+    const composer = ui.page.getByRole("textbox", { name: "Message to send as the business" });
     await composer.fill("Tomorrow before noon");
     await composer.press("Enter");
-    const mine = page.locator(".phone.business .message.mine", { hasText: "Tomorrow before noon" });
+    const mine = ui.page.locator(".phone.business .message.mine", { hasText: "Tomorrow before noon" });
     await mine.waitFor();
-    await page.getByRole("button", { name: "Advance the clock 5s" }).click();
-    const onContact = page.locator(".phone.contact .message.theirs", { hasText: "Tomorrow before noon" });
+    await ui.page.getByRole("button", { name: "Advance the clock 5s" }).click();
+    const onContact = ui.page.locator(".phone.contact .message.theirs", { hasText: "Tomorrow before noon" });
     await onContact.waitFor();
     // React as the contact from the message's menu, by keyboard.
     await onContact.locator("summary").focus();
-    await page.keyboard.press("Enter");
+    await ui.page.keyboard.press("Enter");
     await onContact.getByRole("button", { name: "React love" }).click();
     await mine.locator(".reactions li", { hasText: "❤️" }).waitFor();
     const [message] = await sandbox.json("messages", "list", "--conversation", chat.id, "--limit", "1");
@@ -109,36 +88,36 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
       await sandbox.json("simulate", "inbound", "--from", IPHONE, "--to", MAIN, "--text", "Is anyone there?");
       await vi.waitFor(() => expect(failing.requests).toHaveLength(1), { timeout: 10_000 });
       const [delivery] = await sandbox.json("webhooks", "deliveries", "--webhook", hook.id);
-      await page.goto(`${sandbox.serve.ready.inspector_url}#/webhooks/${delivery.id}`);
-      const rung = (n: number) => page.locator(`.ladder [data-attempt="${n}"]`);
-      await rung(1).and(page.locator(".failed")).waitFor();
-      await rung(2).and(page.locator(".next")).waitFor();
-      await page.getByRole("button", { name: "Advance the clock 5s" }).click();
-      await rung(2).and(page.locator(".failed")).waitFor();
-      await page.getByRole("button", { name: "Advance the clock 1m" }).click();
-      await rung(3).and(page.locator(".failed")).waitFor();
+      await ui.page.goto(`${sandbox.serve.ready.inspector_url}#/webhooks/${delivery.id}`);
+      const rung = (n: number) => ui.page.locator(`.ladder [data-attempt="${n}"]`);
+      await rung(1).and(ui.page.locator(".failed")).waitFor();
+      await rung(2).and(ui.page.locator(".next")).waitFor();
+      await ui.page.getByRole("button", { name: "Advance the clock 5s" }).click();
+      await rung(2).and(ui.page.locator(".failed")).waitFor();
+      await ui.page.getByRole("button", { name: "Advance the clock 1m" }).click();
+      await rung(3).and(ui.page.locator(".failed")).waitFor();
       expect(await rung(3).textContent()).toContain("500");
       expect(await rung(4).textContent()).toMatch(/next at .* \(in 10 m\)/);
-      expect(await page.getByTestId("raw-body").textContent()).toBe(failing.requests[2]?.body);
+      expect(await ui.page.getByTestId("raw-body").textContent()).toBe(failing.requests[2]?.body);
       // The signature header each attempt carried, the newest shown first; any other on a click.
-      expect(await page.getByTestId("signature").textContent()).toBe(
+      expect(await ui.page.getByTestId("signature").textContent()).toBe(
         failing.requests[2]?.headers["x-service-signature"],
       );
-      await page.getByRole("button", { name: "Show the headers of attempt 1" }).click();
-      expect(await page.getByTestId("signature").textContent()).toBe(
+      await ui.page.getByRole("button", { name: "Show the headers of attempt 1" }).click();
+      expect(await ui.page.getByTestId("signature").textContent()).toBe(
         failing.requests[0]?.headers["x-service-signature"],
       );
-      await screenshot(page, "webhooks-ladder-1280");
+      await screenshot(ui.page, "webhooks-ladder-1280");
 
       // Fixed: resend it by hand, outside the ladder; acknowledged, it settles the delivery.
       failing.reply(() => ({ status: 204 }));
-      await page.getByRole("button", { name: "Resend now" }).click();
-      await page.getByRole("list", { name: "Resends" }).locator(".rung.ok", { hasText: "204" }).waitFor();
-      await page.locator(".delivery h2 .badge", { hasText: "succeeded" }).waitFor();
+      await ui.page.getByRole("button", { name: "Resend now" }).click();
+      await ui.page.getByRole("list", { name: "Resends" }).locator(".rung.ok", { hasText: "204" }).waitFor();
+      await ui.page.locator(".delivery h2 .badge", { hasText: "succeeded" }).waitFor();
       expect(failing.requests.at(-1)?.headers["x-msgctl-resend"]).toBe("1");
       // The X-Msgctl-Attempt shown is the one sent: the rung a resend repeats (3), not its place (4).
-      await page.getByRole("button", { name: "Show the headers of resend 4" }).click();
-      expect(await page.getByTestId("attempt-header").textContent()).toBe(
+      await ui.page.getByRole("button", { name: "Show the headers of resend 4" }).click();
+      expect(await ui.page.getByTestId("attempt-header").textContent()).toBe(
         failing.requests.at(-1)?.headers["x-msgctl-attempt"],
       );
       expect(failing.requests.at(-1)?.headers["x-msgctl-attempt"]).toBe("3");
@@ -157,18 +136,18 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
     await openThread(inbound.conversation_id);
     const image = bubble(inbound.id).locator("img.media");
     await image.waitFor();
-    await page.waitForFunction((id) => {
+    await ui.page.waitForFunction((id) => {
       const img = document.querySelector<HTMLImageElement>(`.phone.business [data-message-id="${id}"] img.media`);
       return img !== null && img.complete && img.naturalWidth === 120;
     }, inbound.id);
     expect(await image.getAttribute("alt")).toBe("photo.png");
 
     // Sent from the page as the business: the file goes up through the typed client (FormData).
-    await page.getByLabel("Attach files to send", { exact: true }).setInputFiles(photo);
-    await page.locator(".phone.business").getByRole("button", { name: "Send", exact: true }).click();
-    const sent = page.locator(".phone.business .message.mine img.media[alt='photo.png']");
+    await ui.page.getByLabel("Attach files to send", { exact: true }).setInputFiles(photo);
+    await ui.page.locator(".phone.business").getByRole("button", { name: "Send", exact: true }).click();
+    const sent = ui.page.locator(".phone.business .message.mine img.media[alt='photo.png']");
     await sent.waitFor();
-    await page.waitForFunction(
+    await ui.page.waitForFunction(
       () =>
         [...document.querySelectorAll<HTMLImageElement>(".phone.business .message.mine img.media")].some(
           (img) => img.complete && img.naturalWidth === 120,
@@ -177,114 +156,15 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
     );
   });
 
-  it("verifies an OTP challenge when “Text the right code” is clicked; a wrong code counts; expiry counts down on the sandbox clock", async () => {
-    const { otp_url: otpUrl, accounts } = sandbox.serve.ready;
-    const create = async (phone: string) =>
-      (
-        (await (
-          await fetch(`${otpUrl}/v1/challenges`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${accounts[0]?.otp_api_key}`, "content-type": "application/json" },
-            body: JSON.stringify({ phone }),
-          })
-        ).json()) as { data: { id: string; code: string } }
-      ).data;
-    const right = await create("+14155550123");
-    await page.goto(`${sandbox.serve.ready.inspector_url}#/otp`);
-    const card = page.locator(`[data-challenge-id="${right.id}"]`);
-    await card.locator(".code", { hasText: right.code }).waitFor();
-    expect(await card.locator(".meta").textContent()).toContain("expires in 10 m");
-    // A challenge created while the page is open appears live.
-    const wrong = await create("+14155550124");
-    const wrongCard = page.locator(`[data-challenge-id="${wrong.id}"]`);
-    await wrongCard.waitFor();
-
-    await card.getByRole("button", { name: "Text the right code" }).click();
-    await page.locator(`[data-challenge-id="${right.id}"][data-status="verified"]`).waitFor();
-    const thread = page.getByRole("region", { name: "+14155550123's OTP thread" });
-    await thread.locator(".message.mine", { hasText: right.code }).waitFor();
-    await thread.locator(".message.theirs", { hasText: "verified" }).waitFor();
-    const status = await (
-      await fetch(`${otpUrl}/v1/challenges/${right.id}`, {
-        headers: { authorization: `Bearer ${accounts[0]?.otp_api_key}` },
-      })
-    ).json();
-    expect(status.data.status).toBe("verified");
-    await screenshot(page, "otp-1280");
-
-    await wrongCard.getByRole("button", { name: "Text a wrong code" }).click();
-    await wrongCard.locator(".meta", { hasText: "1 wrong text" }).waitFor();
-    await page.getByRole("button", { name: "Advance the clock 10m" }).click();
-    await page.locator(`[data-challenge-id="${wrong.id}"][data-status="expired"]`).waitFor();
-  });
-
-  it("shows a group with its title and members; a member writes, renames it, and sees the business typing", async () => {
-    const group = await sandbox.json(
-      "chats",
-      "create",
-      "--from",
-      MAIN,
-      "--to",
-      `${IPHONE},+14155550193`,
-      "--message",
-      "Hi all",
-      "--title",
-      "Weekend",
-    );
-    await openThread(group.id);
-    const head = page.locator(".phone.business .phone-head");
-    await head.getByText("Weekend").waitFor();
-    expect(await head.textContent()).toContain(`${IPHONE}, +14155550193`);
-    // As the second member: their message shows on the business's phone under their name.
-    await page.locator(".phone.contact select").selectOption("+14155550193");
-    const reply = page.getByRole("textbox", { name: "Reply as the contact" });
-    await reply.fill("Count me in");
-    await reply.press("Enter");
-    const theirs = page.locator(".phone.business .message.theirs", { hasText: "Count me in" });
-    await theirs.waitFor();
-    expect(await theirs.locator(".sender").textContent()).toBe("+14155550193");
-    await page.locator(".phone.contact .message.mine", { hasText: "Count me in" }).waitFor();
-
-    page.once("dialog", (dialog) => void dialog.accept("Weekend trip"));
-    await page.locator(".phone.contact").getByRole("button", { name: "Rename…" }).click();
-    await head.getByText("Weekend trip").waitFor();
-
-    await page.locator(".phone.business").getByRole("button", { name: "Type…" }).click();
-    await page.locator(".phone.contact .typing-dots").waitFor();
-    await screenshot(page, "group-1280");
-  });
-
-  it("hides a contact's typing bubble 60 s later on the sandbox clock (it stayed)", async () => {
-    const sent = await sandbox.json("send", "--from", MAIN, "--to", "+14155550194", "--text", "Typing test");
-    await openThread(sent.conversation_id);
-    const typing = await sandbox.cli("simulate", "typing", "--from", "+14155550194", "--to", MAIN);
-    expect(typing.code, typing.stderr).toBe(0);
-    const dots = page.locator(".phone.business .typing-dots");
-    await dots.waitFor();
-    expect((await sandbox.cli("clock", "advance", "61s")).code).toBe(0);
-    await dots.waitFor({ state: "detached" });
-  });
-
-  it("offers the contact only the moves a message's status allows (Mark delivered and Fail… answered 409 on a delivered one)", async () => {
-    const sent = await sandbox.json("send", "--from", MAIN, "--to", "+14155550195", "--text", "Menu test");
-    expect((await sandbox.cli("clock", "advance", "1s")).code).toBe(0);
-    await openThread(sent.conversation_id);
-    const menu = page.locator(".phone.contact details.actions").last();
-    await menu.locator("summary").click();
-    await menu.getByRole("button", { name: "React love" }).waitFor();
-    expect(await menu.getByRole("button", { name: "Mark delivered" }).count()).toBe(0);
-    expect(await menu.getByRole("button", { name: "Fail…" }).count()).toBe(0);
-  });
-
   it("lists events live with their payloads", async () => {
-    await page.goto(`${sandbox.serve.ready.inspector_url}#/events`);
+    await ui.page.goto(`${sandbox.serve.ready.inspector_url}#/events`);
     const typing = await sandbox.cli("simulate", "typing", "--from", IPHONE, "--to", MAIN);
     expect(typing.code, typing.stderr).toBe(0);
-    const row = page.locator('[data-event-type="conversation.typing"]').first();
+    const row = ui.page.locator('[data-event-type="conversation.typing"]').first();
     await row.waitFor();
     await row.locator("summary").click();
     expect(await row.locator(".payload").textContent()).toContain('"typing": true');
-    await screenshot(page, "events-1280");
+    await screenshot(ui.page, "events-1280");
   });
 
   it("works at 390 px: one phone at a time, a toggle between them, nothing wider than the screen", async () => {
@@ -316,7 +196,7 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
   it("labels every control and reaches the clock and the views by keyboard", async () => {
     const sent = await sandbox.json("send", "--from", MAIN, "--to", IPHONE, "--text", "Labelled?");
     await openThread(sent.conversation_id);
-    const unlabelled = await page.evaluate(() =>
+    const unlabelled = await ui.page.evaluate(() =>
       [...document.querySelectorAll<HTMLElement>("button, input, select, textarea, summary, a[href]")]
         .filter((element) => {
           const labels = (element as HTMLInputElement).labels;
@@ -332,12 +212,12 @@ describe.skipIf(!CHROMIUM)("the inspector in Chromium", () => {
     expect(unlabelled).toEqual([]);
     const reached = new Set<string>();
     // From the top of the page, as after a load.
-    await page.reload();
-    await page.locator(".phone.business .phone-head").waitFor();
+    await ui.page.reload();
+    await ui.page.locator(".phone.business .phone-head").waitFor();
     for (let i = 0; i < 15; i++) {
-      await page.keyboard.press("Tab");
+      await ui.page.keyboard.press("Tab");
       reached.add(
-        await page.evaluate(
+        await ui.page.evaluate(
           () => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent?.trim() ?? "",
         ),
       );
