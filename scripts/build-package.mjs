@@ -15,7 +15,7 @@ import { BUILD_INPUTS, buildCommit } from "./build-info.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const STAMP = join(ROOT, "dist/.build-inputs");
-const OUTPUTS = ["dist/index.js", "dist/cli.js", "dist/index.d.ts", "dist/build-info.json"];
+const OUTPUTS = ["dist/index.js", "dist/client.cjs", "dist/sandbox.cjs", "dist/index.d.ts", "dist/build-info.json"];
 
 /** Every file under the build inputs, in a stable order. */
 function inputFiles(path) {

@@ -1,4 +1,6 @@
-// The single binary's code as two CommonJS bundles (scripts/build-binary.mjs carries both):
+// msgctl's CLI as two CommonJS bundles: the single binary's assets (scripts/build-binary.mjs) and,
+// with `node: true`, the package's dist/client.cjs and dist/sandbox.cjs (scripts/build.mjs, run by
+// bin/msgctl):
 //
 // - client.js, run at every start: the CLI's entry, commander and every client command (what a
 //   script calling `msgctl clock` in a loop pays for);
@@ -7,7 +9,7 @@
 //   `reset --fixture`): the server, store, domain, zod, kysely, sharp's loader.
 //
 // The seam is the CLI's dynamic imports: one of a sandbox module is replaced, in client.js, by a
-// call to the sandbox bundle (scripts/sea-loader.cjs compiles it on first call). The sandbox
+// call to the sandbox bundle (loaded on first call by scripts/sea-loader.cjs, or bin/msgctl). The sandbox
 // bundle does not carry a second copy of the CLI's modules that client.js already holds: it takes
 // them from client.js (a registry of lazy `require`s), so each module exists once per process
 // (one `AppError` class for `instanceof`, one signal latch, one output).
@@ -36,8 +38,8 @@ export function inSandboxBundle(path) {
 const SHARED = Symbol.for("msgctl.shared").description;
 const SANDBOX = Symbol.for("msgctl.sandbox-bundle").description;
 
-/** esbuild options both bundles share. */
-function common(define) {
+/** esbuild options both bundles share; `node` for the package's files (dist/), else the binary's. */
+function common(define, node) {
   return {
     absWorkingDir: ROOT,
     bundle: true,
@@ -47,9 +49,14 @@ function common(define) {
     // As scripts/build.mjs: names as written, so no `__name` call per closure created.
     minifySyntax: true,
     minifyWhitespace: true,
-    // No top-level await in CommonJS; import.meta.url becomes the executable's file URL.
+    // No top-level await in CommonJS; import.meta.url becomes the bundle's own file URL in the
+    // package, the executable's in the binary.
     define: { "import.meta.url": "__msgctlImportMetaUrl", ...define },
-    banner: { js: "const __msgctlImportMetaUrl = require('node:url').pathToFileURL(process.execPath).href;" },
+    banner: {
+      js: `const __msgctlImportMetaUrl = require('node:url').pathToFileURL(${node ? "__filename" : "process.execPath"}).href;`,
+    },
+    // Native addons cannot be bundled: the package loads them from node_modules.
+    external: node ? ["better-sqlite3", "sharp"] : [],
     metafile: true,
     logLevel: "warning",
   };
@@ -136,14 +143,15 @@ function sandboxEntry(targets) {
  * Builds client.js and sandbox.js into `outdir` (nothing written when `write` is false); returns
  * both metafiles. `define` adds build-time constants; `plugins` go to the sandbox bundle.
  */
-export async function buildSeaBundles({ outdir, define = {}, plugins = [], write = true }) {
+export async function buildSeaBundles({ outdir, define = {}, plugins = [], write = true, node = false }) {
+  const ext = node ? "cjs" : "js";
   // 1. Which dynamic imports cross the seam, and which modules client.js holds.
   const targets = new Set();
   const probe = await build({
-    ...common(define),
+    ...common(define, node),
     entryPoints: [join(ROOT, "scripts/sea-entry.ts")],
     write: false,
-    outfile: join(outdir, "client.js"),
+    outfile: join(outdir, `client.${ext}`),
     plugins: [
       {
         name: "seam-targets",
@@ -160,17 +168,17 @@ export async function buildSeaBundles({ outdir, define = {}, plugins = [], write
   // 2. The sandbox, taking what client.js holds from it.
   const shared = new Set();
   const sandbox = await build({
-    ...common(define),
+    ...common(define, node),
     stdin: { contents: sandboxEntry(targets), resolveDir: ROOT, sourcefile: "sandbox-entry.js", loader: "js" },
-    outfile: join(outdir, "sandbox.js"),
+    outfile: join(outdir, `sandbox.${ext}`),
     write,
     plugins: [fromClient(ownModules(probe.metafile), shared), zodEnglishOnly, phoneMetadataAsJson, ...plugins],
   });
   // 3. The client with its registry of what the sandbox takes (modules it already holds).
   const client = await build({
-    ...common(define),
+    ...common(define, node),
     stdin: { contents: clientEntry(shared), resolveDir: ROOT, sourcefile: "client-entry.js", loader: "js" },
-    outfile: join(outdir, "client.js"),
+    outfile: join(outdir, `client.${ext}`),
     write,
     plugins: [sandboxSeam],
   });

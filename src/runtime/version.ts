@@ -31,8 +31,8 @@ export function packageVersion(): string {
  */
 function buildCommit(): string {
   if (typeof __MSGCTL_COMMIT__ === "string") return __MSGCTL_COMMIT__;
-  // dist/chunks/ first: the bundle's chunks are where this module lands, and a miss costs a throw.
-  return loadFirst<{ commit: string }>(["../build-info.json", "./build-info.json"])?.commit ?? "unknown";
+  // dist/ first: the CLI's bundles are where this module lands, and a miss costs a throw.
+  return loadFirst<{ commit: string }>(["./build-info.json", "../build-info.json"])?.commit ?? "unknown";
 }
 
 /** What `msgctl --version` prints: `0.1.0 (commit 1a2b3c4d5e6f)`. */

@@ -117,7 +117,15 @@ describe("the package in a project of its own", () => {
 
   it("ships the build, its declarations, README, LICENSE and docs/, and no source maps", () => {
     const paths = packed.files.map((file) => file.path);
-    for (const path of ["README.md", "LICENSE", "bin/msgctl", "dist/index.js", "dist/index.d.ts", "dist/cli.js"])
+    for (const path of [
+      "README.md",
+      "LICENSE",
+      "bin/msgctl",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/client.cjs",
+      "dist/sandbox.cjs",
+    ])
       expect(paths).toContain(path);
     expect(paths).toContain("docs/sandbox.md");
     expect(paths.filter((path) => path.endsWith(".map"))).toEqual([]);
@@ -132,7 +140,7 @@ describe("the package in a project of its own", () => {
     const dist = join(consumer, "node_modules/msgctl/dist");
     const imported = new Set<string>();
     await build({
-      entryPoints: [join(dist, "index.js"), join(dist, "cli.js")],
+      entryPoints: [join(dist, "index.js"), join(dist, "client.cjs"), join(dist, "sandbox.cjs")],
       bundle: true,
       platform: "node",
       format: "esm",
