@@ -42,6 +42,19 @@ type JoinedWithFaults = Joined & {
   faults_updated_at: number | null;
 };
 
+/** The group link's and the contact's columns, as the joined rows name them. */
+const LINK_AND_CONTACT = [
+  "g.group_id as link_group_id",
+  "c.handle as contact_handle",
+  "c.imessage as contact_imessage",
+  "c.platform as contact_platform",
+  "c.whatsapp as contact_whatsapp",
+  "c.reachable as contact_reachable",
+  "c.read_receipts as contact_read_receipts",
+  "c.created_at as contact_created_at",
+  "c.updated_at as contact_updated_at",
+] as const;
+
 // Every transition read the message, its group link and its recipient's contact one after the
 // other (bench/HISTORY.md, "Where an advance's statements go"); both are primary-key lookups, so
 // the left joins add at most one row's columns to the message's.
@@ -51,17 +64,7 @@ const lifecycleQuery = compileOnce<[string], Joined>((q, arg) =>
     .leftJoin("group_messages as g", "g.message_id", "m.id")
     .leftJoin("contacts as c", "c.handle", "m.remote_handle")
     .selectAll("m")
-    .select([
-      "g.group_id as link_group_id",
-      "c.handle as contact_handle",
-      "c.imessage as contact_imessage",
-      "c.platform as contact_platform",
-      "c.whatsapp as contact_whatsapp",
-      "c.reachable as contact_reachable",
-      "c.read_receipts as contact_read_receipts",
-      "c.created_at as contact_created_at",
-      "c.updated_at as contact_updated_at",
-    ])
+    .select(LINK_AND_CONTACT)
     .where("m.id", "=", arg(0)),
 );
 
@@ -74,15 +77,7 @@ const sendQuery = compileOnce<[string], JoinedWithFaults>((q, arg) =>
     .leftJoin("number_faults as f", "f.handle", "m.number_handle")
     .selectAll("m")
     .select([
-      "g.group_id as link_group_id",
-      "c.handle as contact_handle",
-      "c.imessage as contact_imessage",
-      "c.platform as contact_platform",
-      "c.whatsapp as contact_whatsapp",
-      "c.reachable as contact_reachable",
-      "c.read_receipts as contact_read_receipts",
-      "c.created_at as contact_created_at",
-      "c.updated_at as contact_updated_at",
+      ...LINK_AND_CONTACT,
       "f.handle as faults_handle",
       "f.offline as faults_offline",
       "f.transient_remaining as faults_transient_remaining",
